@@ -1,0 +1,95 @@
+# The exercise pipeline. One test source per exercise, compiled ONCE into an object library and
+# linked twice: with the learner's file into ex_<id> (built on demand by `torchlings check`) and
+# with the reference solution into ex_<id>_solution (default build, registered with CTest).
+# Nothing else ever links a learner's file, so a learner's compile error breaks one exercise only.
+
+set(TORCHLINGS_INFO_JSON "${PROJECT_SOURCE_DIR}/exercises/info.json")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_INFO_JSON}")
+
+# torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
+#                         [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST])
+function(torchlings_add_exercise id)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST" "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT"
+                        "GIVEN")
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 30)
+  endif()
+  get_filename_component(test_dir "${ARG_TEST}" DIRECTORY)
+
+  # The test side: compiled once, whichever file it is later linked with.
+  add_library(ex_${id}_tests OBJECT "${ARG_TEST}")
+  target_include_directories(ex_${id}_tests PUBLIC "${test_dir}")
+  target_link_libraries(ex_${id}_tests PUBLIC torchlings_catch_main PRIVATE torchlings_warnings)
+  if(NOT ARG_NO_TORCH)
+    target_link_libraries(ex_${id}_tests PUBLIC torchlings_test_support torchlings::common torch)
+    torchlings_use_pch(ex_${id}_tests)
+  endif()
+
+  # The learner's side: their file plus the tests. Warnings shown, never fatal.
+  add_executable(ex_${id} "${ARG_LEARNER}")
+  target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings)
+  if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
+    set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+
+  if(ARG_SOLUTION)
+    add_executable(ex_${id}_solution "${ARG_SOLUTION}")
+    target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings)
+    if(NOT ARG_NO_CTEST)
+      set(labels "solution;lesson${ARG_LESSON};${id}")
+      # Cases tagged [gpu] carry the gpu label; they report skipped where there is no GPU.
+      catch_discover_tests(ex_${id}_solution TEST_SPEC "~[gpu]" TEST_PREFIX "${id}/solution/"
+        PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} SKIP_REGULAR_EXPRESSION "TL_SKIP: ")
+      catch_discover_tests(ex_${id}_solution TEST_SPEC "[gpu]" TEST_PREFIX "${id}/solution/"
+        PROPERTIES LABELS "${labels};gpu" TIMEOUT ${ARG_TIMEOUT}
+                   SKIP_REGULAR_EXPRESSION "TL_SKIP: ")
+    endif()
+  endif()
+
+  # CI: the untouched stub must fail every case (but the given ones) by assertion or exception.
+  if(TORCHLINGS_STUB_CHECK AND NOT ARG_NO_CTEST)
+    add_test(NAME "${id}/stub_fails_by_assertion"
+             COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}" --build-dir "${CMAKE_BINARY_DIR}"
+                     --color=never verify-stub ${id})
+    set_tests_properties("${id}/stub_fails_by_assertion" PROPERTIES
+      LABELS "stubcheck;exercise;lesson${ARG_LESSON};${id}" TIMEOUT 120)
+  endif()
+endfunction()
+
+# tests/exercises/NN_topic/CMakeLists.txt: torchlings_add_lesson_exercises()
+# Registers every exercise that exercises/info.json lists for this lesson, with its files found
+# by convention: exercises/NN_topic/<id>.cpp, solutions/NN_topic/<id>.cpp, here <id>_test.cpp.
+function(torchlings_add_lesson_exercises)
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  string(SUBSTRING "${folder}" 0 2 number)
+  file(READ "${TORCHLINGS_INFO_JSON}" info)
+  string(JSON count LENGTH "${info}" exercises)
+  math(EXPR last "${count} - 1")
+  set(found 0)
+  foreach(i RANGE ${last})
+    string(JSON lesson GET "${info}" exercises ${i} lesson)
+    if(NOT lesson STREQUAL number)
+      continue()
+    endif()
+    string(JSON id GET "${info}" exercises ${i} id)
+    string(JSON timeout ERROR_VARIABLE no_timeout GET "${info}" exercises ${i} timeout_s)
+    if(no_timeout)
+      set(timeout 30)
+    endif()
+    set(learner "${PROJECT_SOURCE_DIR}/exercises/${folder}/${id}.cpp")
+    set(solution "${PROJECT_SOURCE_DIR}/solutions/${folder}/${id}.cpp")
+    set(test "${CMAKE_CURRENT_SOURCE_DIR}/${id}_test.cpp")
+    foreach(file IN ITEMS "${learner}" "${solution}" "${test}")
+      if(NOT EXISTS "${file}")
+        message(FATAL_ERROR "exercises/info.json lists '${id}' in lesson ${number}, "
+                            "so ${file} must exist")
+      endif()
+    endforeach()
+    torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" SOLUTION "${solution}"
+                            TEST "${test}" TIMEOUT ${timeout})
+    math(EXPR found "${found} + 1")
+  endforeach()
+  if(found EQUAL 0)
+    message(FATAL_ERROR "exercises/info.json lists no exercise for lesson ${number} (${folder})")
+  endif()
+endfunction()

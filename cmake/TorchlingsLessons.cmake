@@ -1,0 +1,53 @@
+# Helpers for the numbered folders: lessons/NN_topic and tests/exercises/NN_topic.
+
+# add_subdirectory() every NN_* folder of <parent> that has a CMakeLists.txt, in order, so that a
+# new lesson is a new folder and nothing else.
+function(torchlings_add_numbered_subdirectories parent)
+  file(GLOB children LIST_DIRECTORIES true RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}/${parent}"
+       "${CMAKE_CURRENT_SOURCE_DIR}/${parent}/[0-9][0-9]_*")
+  list(SORT children)
+  foreach(child IN LISTS children)
+    if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${parent}/${child}/CMakeLists.txt")
+      add_subdirectory("${parent}/${child}")
+    endif()
+  endforeach()
+endfunction()
+
+# One target that owns the precompiled LibTorch headers; every LibTorch-heavy target reuses it
+# (REUSE_FROM needs the same flags, so all of them link the same warnings and torch).
+if(TORCHLINGS_PCH)
+  file(WRITE "${CMAKE_BINARY_DIR}/pch/pch.cpp" "// Owner of the precompiled LibTorch headers.\n")
+  add_library(torchlings_pch OBJECT "${CMAKE_BINARY_DIR}/pch/pch.cpp")
+  target_link_libraries(torchlings_pch PRIVATE torch torchlings_warnings)
+  target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)
+endif()
+
+# Give a LibTorch-heavy target the precompiled headers (when enabled).
+function(torchlings_use_pch target)
+  if(TORCHLINGS_PCH)
+    target_precompile_headers(${target} REUSE_FROM torchlings_pch)
+  endif()
+endfunction()
+
+# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson()
+# Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
+# checked against the demo's real output by a test (label readme).
+function(torchlings_add_lesson)
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  string(SUBSTRING "${folder}" 0 2 number)
+  set(target lesson_${number})
+  add_executable(${target} "${folder}.cpp")
+  target_link_libraries(${target} PRIVATE torchlings::common torch torchlings_warnings)
+  torchlings_use_pch(${target})
+  add_test(NAME "lesson${number}/readme_matches_demo"
+           COMMAND "${CMAKE_COMMAND}" -D "DEMO=$<TARGET_FILE:${target}>"
+                   -D "README=${CMAKE_CURRENT_SOURCE_DIR}/README.md"
+                   -P "${PROJECT_SOURCE_DIR}/cmake/CheckReadmeOutput.cmake")
+  set_tests_properties("lesson${number}/readme_matches_demo" PROPERTIES
+                       LABELS "readme;lesson${number}" TIMEOUT 120)
+  add_test(NAME "lesson${number}/rejects_bad_device"
+           COMMAND ${target} --device cuda:x)
+  set_tests_properties("lesson${number}/rejects_bad_device" PROPERTIES
+    LABELS "lesson${number}" WILL_FAIL FALSE
+    PASS_REGULAR_EXPRESSION "Invalid device 'cuda:x'.*expected one of")
+endfunction()

@@ -1,0 +1,26 @@
+# Toolchain choices shared by every target: the linker and the warning sets.
+
+# LibTorch executables link a dozen large shared libraries; mold links them in a fraction of the
+# time ld.bfd takes, which is most of a learner's rebuild after editing one exercise file.
+find_program(TORCHLINGS_MOLD mold)
+if(TORCHLINGS_MOLD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
+   AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12.1)
+  set(TORCHLINGS_LINKER "mold")
+  add_link_options("$<$<LINK_LANGUAGE:CXX>:-fuse-ld=mold>")
+else()
+  set(TORCHLINGS_LINKER "default")
+endif()
+
+# Warnings for code the course ships (common/, solutions/, lessons/, tests). -Werror where the
+# option asks for it; LibTorch's own headers are system includes, so they stay quiet.
+add_library(torchlings_warnings INTERFACE)
+target_compile_options(torchlings_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                            -Wno-unused-parameter>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${TORCHLINGS_WERROR}>>:-Werror>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
+
+# Warnings for the learner's own file: the same hints, never fatal (a learner mid-edit should see
+# their test results, not a wall of -Werror).
+add_library(torchlings_learner_warnings INTERFACE)
+target_compile_options(torchlings_learner_warnings INTERFACE -Wall -Wextra -fmax-errors=5)

@@ -1,0 +1,177 @@
+# Locate LibTorch, decide whether the project's CUDA kernels are compiled, and report both.
+#
+# Search order (the first that answers wins):
+#   1. what the user names: Torch_DIR, CMAKE_PREFIX_PATH, or the LIBTORCH environment variable
+#      (the folder of an unpacked libtorch archive);
+#   2. the torch package of TORCHLINGS_PYTHON, else of the active python3 (Colab, GPU servers);
+#   3. the course's own virtual environment in ${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/venv,
+#      which ./torchlings creates on first use and every later build on the machine reuses.
+
+set(TORCHLINGS_PYTHON "" CACHE FILEPATH "Python interpreter whose torch package provides LibTorch")
+
+function(_torchlings_torch_prefix_from_python python out_var)
+  execute_process(
+    COMMAND "${python}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
+    OUTPUT_VARIABLE prefix ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(rc EQUAL 0 AND EXISTS "${prefix}/Torch/TorchConfig.cmake")
+    set(${out_var} "${prefix}" PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
+  if(DEFINED ENV{LIBTORCH} AND EXISTS "$ENV{LIBTORCH}/share/cmake/Torch/TorchConfig.cmake")
+    list(APPEND CMAKE_PREFIX_PATH "$ENV{LIBTORCH}")
+  endif()
+  find_package(Torch QUIET CONFIG)
+  if(NOT Torch_FOUND)
+    set(_candidates "${TORCHLINGS_PYTHON}")
+    find_program(_tl_python3 NAMES python3 python NO_CACHE)
+    list(APPEND _candidates "${_tl_python3}")
+    if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
+      list(APPEND _candidates "$ENV{XDG_CACHE_HOME}/torchlings/venv/bin/python")
+    else()
+      list(APPEND _candidates "$ENV{HOME}/.cache/torchlings/venv/bin/python")
+    endif()
+    foreach(_py IN LISTS _candidates)
+      if(_py AND EXISTS "${_py}")
+        _torchlings_torch_prefix_from_python("${_py}" _prefix)
+        if(_prefix)
+          set(Torch_DIR "${_prefix}/Torch" CACHE PATH "Folder holding TorchConfig.cmake" FORCE)
+          break()
+        endif()
+      endif()
+    endforeach()
+  endif()
+endif()
+
+if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
+  message(FATAL_ERROR
+    "torchlings: LibTorch was not found.\n"
+    "Looked at Torch_DIR, CMAKE_PREFIX_PATH, $LIBTORCH, the torch package of python3 and of the "
+    "course's cache venv. The simplest fix is to let the course install it:\n"
+    "    ./torchlings doctor        (sets up the cache venv with the torch wheel)\n"
+    "or name an existing one:\n"
+    "    cmake --preset dev -DTorch_DIR=<libtorch>/share/cmake/Torch\n")
+endif()
+
+# A CUDA LibTorch runs Caffe2's cuda.cmake, which needs the CUDA toolkit (nvcc) at configure time
+# but no GPU or driver. Whether this LibTorch has CUDA is decided before loading it, by the
+# presence of its CUDA library.
+get_filename_component(_torch_root "${Torch_DIR}/../../.." ABSOLUTE)
+if(EXISTS "${_torch_root}/lib/libtorch_cuda.so")
+  set(TORCHLINGS_TORCH_HAS_CUDA ON)
+else()
+  set(TORCHLINGS_TORCH_HAS_CUDA OFF)
+endif()
+
+include(CheckLanguage)
+set(TORCHLINGS_CUDA_KERNELS OFF)
+if(TORCHLINGS_TORCH_HAS_CUDA)
+  check_language(CUDA)
+  if(NOT CMAKE_CUDA_COMPILER)
+    message(FATAL_ERROR
+      "torchlings: this LibTorch was built with CUDA, and configuring it needs the CUDA toolkit "
+      "(nvcc), which was not found. Install the toolkit (a GPU is not needed to build), put nvcc "
+      "on PATH, or use a CPU-only LibTorch.")
+  endif()
+  # Architectures for the language check; Torch turns the variable OFF again below, so each
+  # CUDA target sets its own from TORCHLINGS_CUDA_ARCHITECTURES.
+  set(CMAKE_CUDA_ARCHITECTURES ${TORCHLINGS_CUDA_ARCHITECTURES})
+  # The .cu files include no LibTorch headers, so C++17 (which every nvcc 11+ accepts) suffices.
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_EXTENSIONS OFF)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  enable_language(CUDA)
+  # Torch warns about (and ignores) CMAKE_CUDA_ARCHITECTURES; it reads TORCH_CUDA_ARCH_LIST.
+  unset(CMAKE_CUDA_ARCHITECTURES)
+  unset(CMAKE_CUDA_ARCHITECTURES CACHE)
+  # Tell Torch which architectures to add, so it does not append its long default list.
+  set(TORCH_CUDA_ARCH_LIST "7.5;8.0;9.0" CACHE STRING "Architectures Torch adds to CUDA flags")
+  find_package(CUDAToolkit REQUIRED)
+  # CUDA 12.9+ ships NVTX 3 only (header-only); older Caffe2 configs still ask for nvToolsExt.
+  if(NOT TARGET CUDA::nvToolsExt AND TARGET CUDA::nvtx3)
+    add_library(CUDA::nvToolsExt INTERFACE IMPORTED)
+    target_compile_definitions(CUDA::nvToolsExt INTERFACE TORCH_CUDA_USE_NVTX3)
+    target_link_libraries(CUDA::nvToolsExt INTERFACE CUDA::nvtx3)
+  endif()
+  if(TORCHLINGS_CUDA)
+    set(TORCHLINGS_CUDA_KERNELS ON)
+  endif()
+endif()
+
+find_package(Torch REQUIRED CONFIG)
+# The project's .cu files include no LibTorch headers; they get their architectures from the
+# per-target property, so Torch's -gencode flags would only compile everything twice.
+string(REGEX REPLACE "-gencode[ =]arch=compute_[0-9a-z]+,code=(sm|compute)_[0-9a-z]+" ""
+       CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
+
+# --- What was found: printed now and written for `torchlings doctor`. ---
+# The C++11 ABI: from Torch's flags when it states it, else from libc10's symbols (2.7+ wheels
+# only ship the new ABI and no longer pass the define).
+set(_abi "unknown")
+if(TORCH_CXX_FLAGS MATCHES "_GLIBCXX_USE_CXX11_ABI=([01])")
+  set(_abi "${CMAKE_MATCH_1}")
+elseif(EXISTS "${_torch_root}/lib/libc10.so")
+  file(STRINGS "${_torch_root}/lib/libc10.so" _cxx11_symbols REGEX "__cxx11" LIMIT_COUNT 1)
+  if(_cxx11_symbols)
+    set(_abi "1")
+  else()
+    set(_abi "0")
+  endif()
+endif()
+set(TORCHLINGS_TORCH_VERSION "${Torch_VERSION}")
+set(_torch_cuda "none")
+if(EXISTS "${_torch_root}/version.py")
+  file(STRINGS "${_torch_root}/version.py" _ver REGEX "^__version__")
+  string(REGEX REPLACE ".*'([^']+)'.*" "\\1" TORCHLINGS_TORCH_VERSION "${_ver}")
+  file(STRINGS "${_torch_root}/version.py" _cuda_line REGEX "^cuda")
+  if(_cuda_line MATCHES "'([0-9.]+)'")
+    set(_torch_cuda "${CMAKE_MATCH_1}")
+  endif()
+elseif(TORCHLINGS_TORCH_HAS_CUDA)
+  set(_torch_cuda "${CUDA_VERSION}")
+endif()
+message(STATUS "torchlings: LibTorch ${TORCHLINGS_TORCH_VERSION} from ${Torch_DIR}")
+message(STATUS "torchlings: LibTorch built with CUDA: ${_torch_cuda}; C++11 ABI: ${_abi}")
+if(TORCHLINGS_CUDA_KERNELS)
+  message(STATUS "torchlings: CUDA kernels: compiled with ${CMAKE_CUDA_COMPILER} "
+                 "${CMAKE_CUDA_COMPILER_VERSION} for ${TORCHLINGS_CUDA_ARCHITECTURES}")
+else()
+  message(STATUS "torchlings: CUDA kernels: not compiled (CPU twins only)")
+endif()
+message(STATUS "torchlings: linker: ${TORCHLINGS_LINKER}")
+
+set(_nvcc "null")
+if(CMAKE_CUDA_COMPILER)
+  set(_nvcc "\"${CMAKE_CUDA_COMPILER}\"")
+endif()
+if(_torch_cuda STREQUAL "none")
+  set(_torch_cuda_json "null")
+else()
+  set(_torch_cuda_json "\"${_torch_cuda}\"")
+endif()
+if(_abi STREQUAL "1")
+  set(_abi_json "true")
+else()
+  set(_abi_json "false")
+endif()
+if(TORCHLINGS_CUDA_KERNELS)
+  set(_kernels_json "true")
+else()
+  set(_kernels_json "false")
+endif()
+file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
+  \"torch_version\": \"${TORCHLINGS_TORCH_VERSION}\",
+  \"torch_cuda_version\": ${_torch_cuda_json},
+  \"cxx11_abi\": ${_abi_json},
+  \"cuda_kernels\": ${_kernels_json},
+  \"cuda_architectures\": \"${TORCHLINGS_CUDA_ARCHITECTURES}\",
+  \"torch_dir\": \"${Torch_DIR}\",
+  \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
+  \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
+  \"nvcc\": ${_nvcc},
+  \"linker\": \"${TORCHLINGS_LINKER}\"
+}
+")

@@ -1,0 +1,66 @@
+/// @file
+/// @brief What every runner command needs: the course and build folders, the progress file,
+/// the output streams and style, and the CMake tools that configured the build.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tl_runner/course.h"
+#include "tl_runner/state.h"
+#include "tl_runner/terminal.h"
+
+namespace torchlings::runner {
+
+/// The name learners type to run the runner; used in the commands the runner suggests.
+inline constexpr std::string_view kCommand = "./torchlings";
+
+/// Where things are, and how to talk to the learner. The course and the state file are read
+/// on first use, so that commands which need neither (doctor) work without them.
+class Context {
+public:
+    Context(std::filesystem::path root, std::filesystem::path build_dir,
+            std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
+
+    [[nodiscard]] const std::filesystem::path& root() const { return root_; }
+    [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
+    [[nodiscard]] const Style& style() const { return style_; }
+    [[nodiscard]] std::ostream& out() const { return out_; }
+    [[nodiscard]] std::ostream& err() const { return err_; }
+
+    /// The course metadata; throws EnvironmentError when it cannot be read.
+    [[nodiscard]] const Course& course();
+    /// The progress record; a warning about an unusable file is printed once.
+    [[nodiscard]] StateFile& state();
+    /// Saves the progress record; a failure is a warning, never an error.
+    void save_state();
+
+    /// `<build>/bin/<name>`.
+    [[nodiscard]] std::filesystem::path binary(std::string_view name) const;
+    /// A path as the learner should read it (relative to the course root when inside it).
+    [[nodiscard]] std::string show(const std::filesystem::path& path) const;
+
+    /// Throws EnvironmentError (with the set-up command) when the build folder is not configured.
+    void require_configured_build() const;
+    /// A value of `<build>/CMakeCache.txt`, or nothing.
+    [[nodiscard]] std::optional<std::string> cache_value(std::string_view key) const;
+    /// The cmake that configured the build (else the one on PATH); throws EnvironmentError.
+    [[nodiscard]] std::filesystem::path cmake() const;
+    /// The ctest next to that cmake (else the one on PATH); throws EnvironmentError.
+    [[nodiscard]] std::filesystem::path ctest() const;
+
+private:
+    std::filesystem::path root_;
+    std::filesystem::path build_dir_;
+    std::filesystem::path state_path_;
+    Style style_;
+    std::ostream& out_;
+    std::ostream& err_;
+    std::optional<Course> course_;
+    std::optional<StateFile> state_;
+};
+
+}  // namespace torchlings::runner

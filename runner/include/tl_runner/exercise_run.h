@@ -1,0 +1,68 @@
+/// @file
+/// @brief The two steps of checking an exercise, shared by `check` and `verify-stub`: building
+/// its target with CMake, and running its test program under a time limit with the
+/// `torchlings` reporter.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tl_runner/context.h"
+#include "tl_runner/process.h"
+#include "tl_runner/test_events.h"
+
+namespace torchlings::runner {
+
+/// The result of `cmake --build <build> --target <target>`.
+struct BuildResult {
+    bool ok = false;
+    bool unknown_target = false;  ///< the build system has no such target (stale configure)
+    std::string log;              ///< everything the build printed
+    std::filesystem::path log_path;
+    double seconds = 0.0;
+};
+
+/// Builds one target, saving the full output to `log_path`. Throws EnvironmentError when
+/// cmake is missing or the build folder is not configured.
+[[nodiscard]] BuildResult build_target(Context& context, std::string_view target,
+                                       const std::filesystem::path& log_path);
+
+/// What happened when a test program ran, in one word.
+enum class Verdict {
+    kPassed,      ///< every case passed (some may have been skipped)
+    kFailed,      ///< at least one case failed
+    kAllSkipped,  ///< every case was skipped
+    kCrashed,     ///< the program died from a signal
+    kTimedOut,    ///< the runner stopped it at the time limit
+    kExitedEarly, ///< the program exited in the middle of the run (exit() in a test)
+    kNoTests,     ///< the program ran no test case
+    kNoReport,    ///< the program printed no events (not a torchlings test program?)
+};
+
+/// The outcome of one run of an exercise's test program.
+struct TestProgramRun {
+    ProcessResult process;
+    TestRun events;
+    Verdict verdict = Verdict::kNoReport;
+    int timeout_s = 0;
+    /// Every case name, listed only when the run stopped early (crash, timeout), so that the
+    /// summary can count the cases that never ran.
+    std::vector<std::string> all_cases;
+};
+
+/// Classifies a run from how the process ended and what it reported.
+[[nodiscard]] Verdict classify(const ProcessResult& process, const TestRun& events);
+
+/// Runs `<build>/bin/ex_<id> --reporter torchlings` in the course root under the exercise's
+/// time limit. Throws EnvironmentError when the program does not exist.
+[[nodiscard]] TestProgramRun run_test_program(Context& context, const Exercise& exercise);
+
+/// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
+/// as it must: every case but the given ones fails by assertion, exception or TODO. Skipped
+/// cases (e.g. GPU cases on a machine without one) are not problems; they are not verified.
+[[nodiscard]] std::vector<std::string> stub_problems(const Exercise& exercise,
+                                                     const TestProgramRun& run);
+
+}  // namespace torchlings::runner

@@ -1,0 +1,56 @@
+/// @file
+/// @brief Starting child processes (fork/execvp with an argv vector, never a shell), with
+/// captured or inherited output, an optional time limit, and signal names for crash reports.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torchlings::runner {
+
+/// Where a child's stdout and stderr go.
+enum class OutputMode {
+    kCapture,  ///< both into ProcessResult::output; stdin is /dev/null; own process group
+    kInherit,  ///< the runner's terminal; the child shares the runner's process group
+};
+
+/// What to run and how.
+struct ProcessSpec {
+    std::vector<std::string> argv;  ///< argv[0] is looked up on PATH when it has no slash
+    std::filesystem::path cwd;      ///< empty: the runner's own working folder
+    OutputMode output = OutputMode::kCapture;
+    /// Stop the child's whole process group (SIGKILL) after this long. Capture mode only.
+    std::optional<std::chrono::milliseconds> timeout;
+};
+
+/// How a child ended.
+struct ProcessResult {
+    int exit_code = -1;      ///< the exit status when the child exited normally, else -1
+    int signal = 0;          ///< the signal that ended it, or 0 (SIGKILL after a timeout)
+    bool timed_out = false;  ///< the runner stopped it when the time limit ran out
+    std::string output;      ///< stdout and stderr interleaved (capture mode)
+    double seconds = 0.0;    ///< wall-clock time from start to end
+
+    /// True when the child exited by itself with status 0.
+    [[nodiscard]] bool succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }
+};
+
+/// Runs a child to completion. Throws EnvironmentError when the program cannot be started
+/// (e.g. not found), and Interrupted after stopping the child when the user presses Ctrl-C.
+ProcessResult run_process(const ProcessSpec& spec);
+
+/// The conventional name of a signal: "SIGSEGV", "SIGABRT", ...; "signal N" when unknown.
+[[nodiscard]] std::string signal_name(int signal);
+
+/// What a signal usually means for a test program, in a few words.
+[[nodiscard]] std::string signal_meaning(int signal);
+
+/// The full path of a program found on PATH (or the path itself when it contains a slash and
+/// is executable), or nothing.
+[[nodiscard]] std::optional<std::filesystem::path> find_program(std::string_view name);
+
+}  // namespace torchlings::runner

@@ -1,0 +1,68 @@
+/// @file
+/// @brief The learner's progress: `<root>/.torchlings/state.json`, read leniently and written
+/// atomically.
+///
+/// Format (version 1):
+/// `{"format_version":1,"exercises":{"<id>":{"status":"done","hints_revealed":1,
+///   "checked_at":"2025-01-31T12:00:00Z"}}}`, where status is one of done, failing,
+/// build_error and skipped (every test was skipped, e.g. for want of a GPU).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace torchlings::runner {
+
+/// The outcome of the last check of an exercise.
+enum class ExerciseStatus { kNotTried, kDone, kFailing, kBuildError, kSkipped };
+
+/// The word stored in the state file ("done", "failing", ...; "not_tried" for kNotTried).
+[[nodiscard]] std::string_view status_key(ExerciseStatus status);
+/// The status for a stored word; unknown words give kNotTried.
+[[nodiscard]] ExerciseStatus parse_status(std::string_view key);
+/// The status for people: "done", "failing", "build error", "not tried", "skipped".
+[[nodiscard]] std::string_view status_label(ExerciseStatus status);
+
+/// What the state file records about one exercise.
+struct ExerciseState {
+    ExerciseStatus status = ExerciseStatus::kNotTried;
+    int hints_revealed = 0;
+    std::string checked_at;  ///< ISO 8601 time of the last check; empty when never checked
+};
+
+/// The whole state file.
+class StateFile {
+public:
+    /// Reads the file. A missing file is an empty state. A corrupt or unknown-format file also
+    /// gives an empty state: it is moved aside to `<file>.corrupt` and warning() says so.
+    /// Never throws.
+    static StateFile load(const std::filesystem::path& path);
+
+    /// The state of one exercise (default values when it has none).
+    [[nodiscard]] ExerciseState get(std::string_view id) const;
+    /// The state of one exercise, for changing it.
+    ExerciseState& at(const std::string& id) { return exercises_[id]; }
+
+    /// Records the outcome of a check, stamped with the current time.
+    void record_check(const std::string& id, ExerciseStatus status);
+
+    /// Writes the file atomically (a temporary file renamed over it). Throws EnvironmentError.
+    void save() const;
+
+    /// Why the file on disk could not be used; empty when it was fine or absent.
+    [[nodiscard]] const std::string& warning() const { return warning_; }
+    /// Where the file lives.
+    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+    /// The file's JSON text (what save() writes).
+    [[nodiscard]] std::string to_json() const;
+
+private:
+    std::filesystem::path path_;
+    std::map<std::string, ExerciseState, std::less<>> exercises_;
+    std::string warning_;
+};
+
+}  // namespace torchlings::runner

@@ -1,0 +1,73 @@
+/// @file
+/// @brief Reading the JSON Lines that the `torchlings` Catch2 reporter writes
+/// (tests/support/catch_main.cpp), including the readable prefix a crash leaves behind.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torchlings::runner {
+
+/// How a test case ended.
+enum class CaseStatus {
+    kPassed,
+    kFailed,
+    kSkipped,
+    kUnfinished,  ///< started but never ended: the program crashed or was stopped in it
+};
+
+/// Why an assertion event failed.
+enum class FailureKind {
+    kAssertion,  ///< a REQUIRE/CHECK/FAIL that did not hold
+    kException,  ///< an unexpected exception
+    kTodo,       ///< an exception whose message starts with "TODO:" (an unfinished stub)
+    kCrash,      ///< a fatal signal that Catch2 caught and reported before the process died
+};
+
+/// One failed assertion, as the reporter described it.
+struct Failure {
+    FailureKind kind = FailureKind::kAssertion;
+    std::string macro;                  ///< "REQUIRE", "CHECK", ...; empty for exceptions
+    std::string expr;                   ///< the expression as written
+    std::string expanded;               ///< the expression with values filled in
+    std::string message;                ///< FAIL() text, or the exception's what()
+    std::vector<std::string> messages;  ///< INFO/CAPTURE messages in scope
+    std::string file;                   ///< the test source, as compiled
+    int line = 0;
+};
+
+/// One test case.
+struct TestCaseResult {
+    std::string name;
+    std::vector<std::string> tags;
+    CaseStatus status = CaseStatus::kUnfinished;
+    std::string skip_reason;
+    double duration_s = 0.0;
+    std::vector<Failure> failures;
+};
+
+/// Everything a test program reported.
+struct TestRun {
+    bool started = false;   ///< a run_start event was read
+    bool finished = false;  ///< a run_end event was read
+    std::vector<TestCaseResult> cases;
+    int unreadable_lines = 0;  ///< lines that were not JSON events (a truncated last line is one)
+
+    /// The case that was running when the output stopped (the last unfinished one, or the one
+    /// with a crash failure), or nullptr.
+    [[nodiscard]] const TestCaseResult* interrupted_case() const;
+    /// The first failed or unfinished case in declaration order, or nullptr.
+    [[nodiscard]] const TestCaseResult* first_failure() const;
+    /// The number of cases with this status.
+    [[nodiscard]] int count(CaseStatus status) const;
+};
+
+/// Parses the reporter's output. Never throws: unreadable lines (such as one cut short by a
+/// crash) are counted and skipped, and unknown events are ignored.
+[[nodiscard]] TestRun parse_test_events(std::string_view json_lines);
+
+/// "assertion", "exception", "todo", "crash".
+[[nodiscard]] std::string_view kind_name(FailureKind kind);
+
+}  // namespace torchlings::runner

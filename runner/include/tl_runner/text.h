@@ -1,0 +1,52 @@
+/// @file
+/// @brief Small string and path helpers shared by the runner's modules.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torchlings::runner {
+
+/// Splits text into lines; "\r\n" and "\n" both end a line, and a final line without a newline
+/// is kept. An empty text gives no lines.
+[[nodiscard]] std::vector<std::string> split_lines(std::string_view text);
+
+/// The text without leading and trailing whitespace.
+[[nodiscard]] std::string trim(std::string_view text);
+
+/// The items joined with a separator between them.
+[[nodiscard]] std::string join(const std::vector<std::string>& items, std::string_view separator);
+
+/// Every line of text prefixed by `prefix` (empty lines stay empty).
+[[nodiscard]] std::string indent(std::string_view text, std::string_view prefix);
+
+/// The last `count` lines of text, for showing the tail of a long output.
+[[nodiscard]] std::string last_lines(std::string_view text, std::size_t count);
+
+/// Levenshtein distance: the fewest single-character edits that turn a into b.
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// A path as a learner should read it: relative to `root` when it lies inside root, else as is.
+[[nodiscard]] std::string display_path(const std::filesystem::path& path,
+                                       const std::filesystem::path& root);
+
+/// True when both paths name the same location once made absolute and normalised (symbolic
+/// links resolved where they exist). Never throws.
+[[nodiscard]] bool same_path(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// The current time in UTC as ISO 8601, e.g. "2025-01-31T12:00:00Z".
+[[nodiscard]] std::string iso_time_now();
+
+/// A number of seconds for people: "0.4 s", "12 s".
+[[nodiscard]] std::string format_seconds(double seconds);
+
+/// The whole content of a file; throws EnvironmentError naming the file when it cannot be read.
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+
+/// Writes a file in one piece (creating its folder); throws EnvironmentError on failure.
+void write_file(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace torchlings::runner

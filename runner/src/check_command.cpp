@@ -1,0 +1,294 @@
+/// @file
+/// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
+#include <algorithm>
+#include <ostream>
+#include <system_error>
+
+#include "tl_runner/commands.h"
+#include "tl_runner/compiler_log.h"
+#include "tl_runner/exercise_run.h"
+#include "tl_runner/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// How many lines of a failing test program's own output to show.
+constexpr std::size_t kOutputTailLines = 20;
+
+/// The exercises a check names, in course order.
+std::vector<const Exercise*> select_exercises(const Course& course, const CheckOptions& options) {
+    std::vector<const Exercise*> selected;
+    if (options.all) {
+        for (const Exercise& exercise : course.exercises()) selected.push_back(&exercise);
+        return selected;
+    }
+    if (options.targets.empty()) {
+        throw UsageError("Say which exercise to check: " + std::string(kCommand) +
+                         " check <id>, a lesson number, or --all.\n" + course.describe_ids());
+    }
+    for (const std::string& target : options.targets) {
+        for (const Exercise* exercise : course.resolve(target)) {
+            if (std::find(selected.begin(), selected.end(), exercise) == selected.end()) {
+                selected.push_back(exercise);
+            }
+        }
+    }
+    return selected;
+}
+
+/// "file:line" with the file relative to the course root.
+std::string location(const Context& context, const std::string& file, int line) {
+    if (file.empty()) return {};
+    std::string text = context.show(file);
+    if (line > 0) text += ":" + std::to_string(line);
+    return text;
+}
+
+void report_build_error(Context& context, const Exercise& exercise, const BuildResult& build) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const fs::path learner = context.course().learner_file(exercise);
+    const std::optional<CompilerError> error = first_error(build.log, learner, context.build_dir());
+    if (!error) {
+        out << "  The build failed without a recognisable error message; see the log.\n";
+    } else {
+        std::string where = location(context, error->file, error->line);
+        if (!where.empty() && error->column > 0) where += ":" + std::to_string(error->column);
+        out << "  " << style.bold(where.empty() ? "" : where + ": ") << style.bad("error: ")
+            << error->message << "\n";
+        for (const std::string& line : error->context) out << "  " << line << "\n";
+        if (!error->in_learner_file && !error->origin_file.empty()) {
+            out << "  (the error is in another file; your file leads to it at "
+                << location(context, error->origin_file, error->origin_line) << ")\n";
+        }
+    }
+    out << "  Full build log: " << context.show(build.log_path) << "\n";
+}
+
+/// The line for one test case: mark, name, and why it was skipped or stopped.
+void report_case(const Context& context, const TestProgramRun& run, const TestCaseResult& result) {
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    switch (result.status) {
+        case CaseStatus::kPassed:
+            out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
+            return;
+        case CaseStatus::kSkipped:
+            out << "  " << style.warn(std::string(style.skip_mark())) << " " << result.name
+                << style.dim(" (skipped: " + result.skip_reason + ")") << "\n";
+            return;
+        case CaseStatus::kFailed:
+        case CaseStatus::kUnfinished: break;
+    }
+    std::string note;
+    if (&result == run.events.interrupted_case()) {
+        if (run.verdict == Verdict::kTimedOut) note = " (stopped here)";
+        if (run.verdict == Verdict::kCrashed) note = " (crashed here)";
+        if (run.verdict == Verdict::kExitedEarly) note = " (exited here)";
+    }
+    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name << style.dim(note) << "\n";
+}
+
+/// Cases the program declares but never reached because it stopped early.
+std::vector<std::string> cases_not_run(const TestProgramRun& run) {
+    std::vector<std::string> missing;
+    for (const std::string& name : run.all_cases) {
+        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
+                                     [&](const TestCaseResult& c) { return c.name == name; });
+        if (!ran) missing.push_back(name);
+    }
+    return missing;
+}
+
+void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    out << "\n" << style.bold("First failure") << ", in \"" << result.name << "\":\n";
+    if (result.failures.empty()) {
+        out << "  The test case failed without reporting an assertion.\n";
+        return;
+    }
+    const Failure& failure = result.failures.front();
+    const std::string where = location(context, failure.file, failure.line);
+    switch (failure.kind) {
+        case FailureKind::kTodo:
+            out << "  The exercise still has a TODO; the stub says:\n"
+                << "    " << style.warn(failure.message) << "\n"
+                << "  Replace the TODO in " << context.show(context.course().learner_file(exercise))
+                << " with your code.\n";
+            return;
+        case FailureKind::kException:
+            if (!failure.macro.empty()) {
+                out << "  " << failure.macro << "( " << failure.expr << " ) threw an exception:\n";
+            } else {
+                out << "  An exception nobody caught was thrown:\n";
+            }
+            out << "    " << style.bad(failure.message) << "\n";
+            if (!where.empty()) {
+                out << "  " << (failure.macro.empty() ? "after the last check, at " : "at ") << where << "\n";
+            }
+            break;
+        case FailureKind::kAssertion:
+        case FailureKind::kCrash:
+            if (!failure.expr.empty()) {
+                out << "  " << style.bad(failure.macro + "( " + failure.expr + " )") << "\n";
+                if (!failure.expanded.empty() && failure.expanded != failure.expr) {
+                    out << "  with values:\n    " << failure.expanded << "\n";
+                }
+            } else if (!failure.macro.empty()) {
+                out << "  " << style.bad(failure.macro) << "\n";
+            }
+            if (!failure.message.empty()) out << "  " << failure.message << "\n";
+            if (!where.empty()) out << "  at " << where << "\n";
+            break;
+    }
+    for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
+}
+
+/// The sentence about a run that stopped early, or nothing.
+void report_stopped_run(Context& context, const TestProgramRun& run) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = running != nullptr ? " while running \"" + running->name + "\""
+                                                 : " before any test case started";
+    out << "\n";
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            out << style.bad("The test program crashed with " + signal_name(run.process.signal)) << where
+                << ".\n  " << signal_name(run.process.signal) << ": " << signal_meaning(run.process.signal) << "\n";
+            break;
+        case Verdict::kTimedOut:
+            out << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where << ".\n"
+                << "  The time limit of this exercise is " << run.timeout_s
+                << " s. Look for a loop that never ends or a wait that never returns.\n";
+            break;
+        case Verdict::kExitedEarly:
+            out << style.bad("The test program exited with status " + std::to_string(run.process.exit_code)) << where
+                << ".\n  Code under test must return or throw, never call exit().\n";
+            break;
+        default: break;
+    }
+}
+
+/// The summary line, e.g. "choose_device: 2/5 tests passed, 1 skipped".
+void report_summary(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    const Style& style = context.style();
+    const int passed = run.events.count(CaseStatus::kPassed);
+    const int skipped = run.events.count(CaseStatus::kSkipped);
+    const int total = static_cast<int>(std::max(run.events.cases.size(), run.all_cases.size()));
+    std::string summary = exercise.id + ": " + std::to_string(passed) + "/" + std::to_string(total) + " tests passed";
+    if (skipped > 0) summary += ", " + std::to_string(skipped) + " skipped";
+    context.out() << "\n";
+    if (run.verdict == Verdict::kPassed) {
+        context.out() << style.good(summary + ". Done!") << "\n";
+    } else if (run.verdict == Verdict::kAllSkipped) {
+        context.out() << style.warn(summary + ": every test was skipped, so nothing was checked here.") << "\n";
+    } else {
+        context.out() << style.bad(summary) << "\n";
+    }
+}
+
+void suggest_hint(Context& context, const Exercise& exercise) {
+    if (exercise.hints.empty()) return;
+    context.out() << "Stuck? " << kCommand << " hint " << exercise.id << "\n";
+}
+
+/// The verdict as an exit code and a status for the progress file.
+std::pair<ExitCode, ExerciseStatus> outcome(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::kPassed: return {ExitCode::kOk, ExerciseStatus::kDone};
+        case Verdict::kAllSkipped: return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
+        default: return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
+    }
+}
+
+void report_run(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    std::ostream& out = context.out();
+    if (run.verdict == Verdict::kNoReport) {
+        throw EnvironmentError("The test program " + context.show(context.binary("ex_" + exercise.id)) +
+                               " reported no results (exit status " + std::to_string(run.process.exit_code) +
+                               "). Its output:\n" + indent(last_lines(run.process.output, kOutputTailLines), "  "),
+                               "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
+    }
+    for (const TestCaseResult& result : run.events.cases) report_case(context, run, result);
+    const std::vector<std::string> not_run = cases_not_run(run);
+    for (const std::string& name : not_run) out << "  " << context.style().dim("· " + name + " (not run)") << "\n";
+    if (run.verdict == Verdict::kNoTests) out << "  The test program ran no test cases.\n";
+
+    const TestCaseResult* failed = run.events.first_failure();
+    if (run.verdict == Verdict::kFailed && failed != nullptr) report_failure(context, exercise, *failed);
+    report_stopped_run(context, run);
+    if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped && !trim(run.process.output).empty()) {
+        out << "\nOutput of the test program (last " << kOutputTailLines << " lines at most):\n"
+            << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
+    }
+    report_summary(context, exercise, run);
+}
+
+/// Checks one exercise end to end; returns its exit code.
+ExitCode check_one(Context& context, const Exercise& exercise) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const Course& course = context.course();
+    const fs::path learner = course.learner_file(exercise);
+    std::error_code error;
+    if (!fs::exists(learner, error)) {
+        throw EnvironmentError("The exercise file " + context.show(learner) + " is missing.",
+                               "git checkout -- " + context.show(learner));
+    }
+    out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title << "\n";
+    out << style.dim("  building ex_" + exercise.id + " ...") << std::flush;
+    const BuildResult build =
+        build_target(context, "ex_" + exercise.id, context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
+    if (build.unknown_target) {
+        out << "\n";
+        throw EnvironmentError("The build has no target ex_" + exercise.id +
+                                   " (was the build configured before this exercise existed?).",
+                               "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+    }
+    if (!build.ok) {
+        out << " " << style.bad("failed") << "\n";
+        report_build_error(context, exercise, build);
+        out << "\n" << style.bad(exercise.id + ": build error") << "\n";
+        suggest_hint(context, exercise);
+        context.state().record_check(exercise.id, ExerciseStatus::kBuildError);
+        context.save_state();
+        return ExitCode::kBuildError;
+    }
+    out << style.dim(" ok (" + format_seconds(build.seconds) + ")") << "\n";
+
+    const TestProgramRun run = run_test_program(context, exercise);
+    report_run(context, exercise, run);
+    const auto [code, status] = outcome(run.verdict);
+    if (code == ExitCode::kTestsFailed) suggest_hint(context, exercise);
+    context.state().record_check(exercise.id, status);
+    context.save_state();
+    return code;
+}
+
+}  // namespace
+
+ExitCode check_command(Context& context, const CheckOptions& options) {
+    const std::vector<const Exercise*> exercises = select_exercises(context.course(), options);
+    context.require_configured_build();
+    std::optional<ExitCode> overall;
+    int done = 0;
+    for (const Exercise* exercise : exercises) {
+        if (overall) context.out() << "\n";
+        const ExitCode code = check_one(context, *exercise);
+        done += code == ExitCode::kOk ? 1 : 0;
+        overall = overall ? most_serious(*overall, code) : code;
+    }
+    if (exercises.size() > 1) {
+        context.out() << "\n"
+                      << context.style().bold("Checked " + std::to_string(exercises.size()) + " exercises: " +
+                                              std::to_string(done) + " pass.")
+                      << "\n";
+    }
+    return overall.value_or(ExitCode::kOk);
+}
+
+}  // namespace torchlings::runner

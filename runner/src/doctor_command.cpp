@@ -1,0 +1,284 @@
+/// @file
+/// @brief `doctor`: what this machine has, what the build was configured with, and the one
+/// command that fixes each problem found.
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <system_error>
+
+#include "tl_runner/commands.h"
+#include "tl_runner/process.h"
+#include "tl_runner/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// The oldest CMake the top-level CMakeLists.txt accepts.
+constexpr int kMinimumCmakeMajor = 3;
+constexpr int kMinimumCmakeMinor = 25;
+
+/// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
+constexpr std::chrono::seconds kToolTimeout{15};
+
+/// The order in which torchlings_config.json is shown.
+constexpr const char* kConfigKeys[] = {"torch_version", "torch_cuda_version", "cxx11_abi",
+                                       "cuda_kernels", "cuda_architectures", "torch_dir",
+                                       "cxx_compiler", "cxx_compiler_version", "nvcc", "linker"};
+
+/// One line of the report, and what it adds to the verdict.
+class Report {
+public:
+    explicit Report(Context& context) : context_(context) {}
+
+    void section(const std::string& title) { context_.out() << context_.style().bold(title) << "\n"; }
+
+    void ok(const std::string& name, const std::string& detail) {
+        line(context_.style().good(std::string(context_.style().pass_mark())), name, detail);
+    }
+    /// Something worth knowing that needs no fixing.
+    void note(const std::string& name, const std::string& detail) {
+        line(context_.style().warn(std::string(context_.style().skip_mark())), name, detail);
+    }
+    void problem(const std::string& name, const std::string& detail, const std::string& fix) {
+        line(context_.style().bad(std::string(context_.style().fail_mark())), name, detail);
+        problems_.push_back(name + ": " + fix);
+    }
+    void detail(const std::string& text) { context_.out() << "        " << text << "\n"; }
+
+    /// The verdict line and the fixes; kOk when nothing needs fixing.
+    ExitCode finish() {
+        std::ostream& out = context_.out();
+        out << "\n";
+        if (problems_.empty()) {
+            out << context_.style().good("doctor: ready") << "\n";
+            return ExitCode::kOk;
+        }
+        out << context_.style().bad("doctor: " + std::to_string(problems_.size()) +
+                                    (problems_.size() == 1 ? " problem" : " problems"))
+            << "\n";
+        for (const std::string& fix : problems_) out << "  " << fix << "\n";
+        return ExitCode::kEnvironment;
+    }
+
+private:
+    void line(const std::string& mark, const std::string& name, const std::string& detail) {
+        std::string padded = name;
+        padded.resize(std::max<std::size_t>(padded.size(), 12), ' ');
+        context_.out() << "  " << mark << " " << padded << " " << detail << "\n";
+    }
+
+    Context& context_;
+    std::vector<std::string> problems_;
+};
+
+/// The output of `program args...`, or nothing when it cannot run or fails.
+std::optional<std::string> tool_output(const fs::path& program, std::vector<std::string> args) {
+    args.insert(args.begin(), program.string());
+    try {
+        const ProcessResult result = run_process({args, {}, OutputMode::kCapture, std::chrono::milliseconds(kToolTimeout)});
+        if (!result.succeeded()) return std::nullopt;
+        return result.output;
+    } catch (const EnvironmentError&) {
+        return std::nullopt;
+    }
+}
+
+/// A string value of the configuration, or "" when absent or not a string.
+std::string string_value(const json& config, const char* key) {
+    const auto found = config.find(key);
+    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string first_line(const std::string& text) {
+    const std::vector<std::string> lines = split_lines(text);
+    return lines.empty() ? std::string() : trim(lines.front());
+}
+
+std::string last_line(const std::string& text) {
+    const std::vector<std::string> lines = split_lines(trim(text));
+    return lines.empty() ? std::string() : trim(lines.back());
+}
+
+/// "cmake version 3.25.1" is at least the minimum version.
+bool cmake_new_enough(const std::string& version_line) {
+    int major = 0;
+    int minor = 0;
+    char dot = 0;
+    std::istringstream in(version_line.substr(version_line.find_first_of("0123456789")));
+    in >> major >> dot >> minor;
+    return major > kMinimumCmakeMajor || (major == kMinimumCmakeMajor && minor >= kMinimumCmakeMinor);
+}
+
+void check_cmake(Report& report) {
+    const auto cmake = find_program("cmake");
+    const auto version = cmake ? tool_output(*cmake, {"--version"}) : std::nullopt;
+    if (!version) {
+        report.problem("cmake", "not found", "python3 -m pip install cmake   (or: sudo apt install cmake)");
+    } else if (!cmake_new_enough(first_line(*version))) {
+        report.problem("cmake", first_line(*version) + " is too old (need " + std::to_string(kMinimumCmakeMajor) +
+                                    "." + std::to_string(kMinimumCmakeMinor) + "+)",
+                       "python3 -m pip install --upgrade cmake");
+    } else {
+        report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ")");
+    }
+}
+
+/// A tool identified by `--version`; `fix` empty means the tool is optional.
+void check_tool(Report& report, const std::string& name, const std::string& why, const std::string& fix) {
+    const auto program = find_program(name);
+    const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
+    if (version) {
+        report.ok(name, first_line(*version) + "  (" + program->string() + ")");
+    } else if (fix.empty()) {
+        report.note(name, "not found (optional: " + why + ")");
+    } else {
+        report.problem(name, "not found (" + why + ")", fix);
+    }
+}
+
+void check_compiler(Report& report, Context& context, const json& config) {
+    std::string compiler = string_value(config, "cxx_compiler");
+    if (compiler.empty()) compiler = context.cache_value("CMAKE_CXX_COMPILER").value_or("c++");
+    const auto program = find_program(compiler);
+    const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
+    if (!version) {
+        report.problem("C++", "compiler " + compiler + " not found", "sudo apt install g++");
+        return;
+    }
+    report.ok("C++", first_line(*version) + "  (" + program->string() + ")");
+}
+
+void check_nvcc(Report& report, const json& config) {
+    const std::string configured = string_value(config, "nvcc");
+    std::optional<fs::path> nvcc = find_program(configured.empty() ? "nvcc" : configured);
+    if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) nvcc = fs::path("/usr/local/cuda/bin/nvcc");
+    const auto version = nvcc ? tool_output(*nvcc, {"--version"}) : std::nullopt;
+    if (version) {
+        report.ok("nvcc", last_line(*version) + "  (" + nvcc->string() + ")");
+    } else {
+        report.note("nvcc", "not found (optional: only the course's own CUDA kernels need it)");
+    }
+}
+
+/// The GPUs nvidia-smi lists; empty when there is none (or no driver).
+std::vector<std::string> check_gpus(Report& report) {
+    const auto smi = find_program("nvidia-smi");
+    if (!smi) {
+        report.note("nvidia-smi", "not found: no NVIDIA driver here, so lessons run on the CPU");
+        return {};
+    }
+    const auto listing = tool_output(*smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
+    std::vector<std::string> gpus;
+    if (listing) {
+        for (const std::string& line : split_lines(*listing)) {
+            if (!trim(line).empty()) gpus.push_back(trim(line));
+        }
+    }
+    if (gpus.empty()) {
+        report.note("nvidia-smi", "present, but it lists no GPU (is the driver loaded?)");
+        return gpus;
+    }
+    report.ok("nvidia-smi", std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"));
+    for (std::size_t i = 0; i < gpus.size(); ++i) report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
+    return gpus;
+}
+
+/// The configuration the build recorded, or null when there is none.
+json read_config(Report& report, Context& context) {
+    const fs::path path = context.build_dir() / "torchlings_config.json";
+    std::error_code error;
+    if (!fs::exists(path, error)) {
+        report.problem("config", context.show(path) + " is missing (the build is not configured)",
+                       std::string(kCommand) + "   (configures the build)");
+        return json();
+    }
+    const json config = json::parse(read_file(path), nullptr, false);
+    if (config.is_discarded() || !config.is_object()) {
+        report.problem("config", context.show(path) + " is not valid JSON",
+                       "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+        return json();
+    }
+    report.ok("config", context.show(path));
+    for (const char* key : kConfigKeys) {
+        std::string name = key;
+        name.resize(22, ' ');
+        const json value = config.value(key, json());
+        report.detail(name + (value.is_null() ? "none" : value.is_string() ? value.get<std::string>() : value.dump()));
+    }
+    return config;
+}
+
+void check_build(Report& report, Context& context) {
+    const fs::path cache = context.build_dir() / "CMakeCache.txt";
+    std::error_code error;
+    if (!fs::exists(cache, error)) {
+        report.problem("build", context.show(context.build_dir()) + " is not configured",
+                       std::string(kCommand) + "   (configures the build on first use)");
+        return;
+    }
+    report.ok("build", context.show(context.build_dir()) + " (generator " +
+                           context.cache_value("CMAKE_GENERATOR").value_or("?") + ", " +
+                           context.cache_value("CMAKE_BUILD_TYPE").value_or("?") + ")");
+}
+
+/// Consistency between the machine and the LibTorch the build uses.
+void check_gpu_support(Report& report, const json& config, const std::vector<std::string>& gpus) {
+    if (config.is_null()) return;
+    const bool torch_has_cuda = !string_value(config, "torch_cuda_version").empty();
+    const auto kernels = config.find("cuda_kernels");
+    const bool cuda_kernels = kernels != config.end() && kernels->is_boolean() && kernels->get<bool>();
+    if (!gpus.empty() && !torch_has_cuda) {
+        report.note("LibTorch", "is a CPU-only build, but this machine has a GPU: lessons will not use it "
+                                "(install a CUDA build of torch to use it)");
+    } else if (gpus.empty() && torch_has_cuda) {
+        report.note("LibTorch", "has CUDA, but no GPU is visible: GPU tests will report skipped");
+    } else if (torch_has_cuda && !cuda_kernels) {
+        report.note("kernels", "the course's CUDA kernels are off (no nvcc at configure time); "
+                               "their CPU twins are used");
+    }
+}
+
+void check_course(Report& report, Context& context) {
+    try {
+        const Course& course = context.course();
+        report.ok("course", std::to_string(course.lessons().size()) + " lessons, " +
+                                std::to_string(course.exercises().size()) + " exercises in " +
+                                context.show(context.root()));
+    } catch (const EnvironmentError& error) {
+        report.problem("course", error.what(), "git checkout -- exercises/info.json   (restores the metadata)");
+    }
+}
+
+}  // namespace
+
+ExitCode doctor_command(Context& context) {
+    Report report(context);
+    report.section("Tools");
+    check_cmake(report);
+    check_tool(report, "ninja", "the build generator", "python3 -m pip install ninja   (or: sudo apt install ninja-build)");
+    json config;
+    {
+        // The compiler line uses the configured compiler, so read the configuration quietly first.
+        std::error_code error;
+        const fs::path path = context.build_dir() / "torchlings_config.json";
+        if (fs::exists(path, error)) config = json::parse(read_file(path), nullptr, false);
+        if (config.is_discarded() || !config.is_object()) config = json::object();
+    }
+    check_compiler(report, context, config);
+    check_tool(report, "mold", "links faster", "");
+    check_nvcc(report, config);
+    report.section("GPU");
+    const std::vector<std::string> gpus = check_gpus(report);
+    report.section("Build");
+    check_build(report, context);
+    const json recorded = read_config(report, context);
+    check_gpu_support(report, recorded, gpus);
+    report.section("Course");
+    check_course(report, context);
+    return report.finish();
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,45 @@
+/// @file
+/// @brief `hint`: progressive hints, one more per call.
+#include <algorithm>
+#include <ostream>
+
+#include "tl_runner/commands.h"
+
+namespace torchlings::runner {
+
+ExitCode hint_command(Context& context, std::string_view id) {
+    const Course& course = context.course();
+    const Exercise& exercise = course.resolve_exercise(id);
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const int total = static_cast<int>(exercise.hints.size());
+    if (total == 0) {
+        out << exercise.id << " has no hints. The TODO comments in "
+            << context.show(course.learner_file(exercise)) << " say what to change.\n";
+        return ExitCode::kOk;
+    }
+
+    ExerciseState& state = context.state().at(exercise.id);
+    const bool all_shown_before = state.hints_revealed >= total;
+    state.hints_revealed = std::clamp(state.hints_revealed + 1, 1, total);
+
+    out << style.bold("Hints for " + exercise.id) << " (" << exercise.title << ")\n";
+    for (int i = 0; i < state.hints_revealed; ++i) {
+        const std::string number = std::to_string(i + 1) + "/" + std::to_string(total);
+        const bool newest = i + 1 == state.hints_revealed && !all_shown_before;
+        out << "  " << (newest ? style.warn(number) : style.dim(number)) << "  "
+            << exercise.hints[static_cast<std::size_t>(i)] << "\n";
+    }
+    if (state.hints_revealed < total) {
+        out << "Run " << kCommand << " hint " << exercise.id << " again for the next hint.\n";
+    } else if (!all_shown_before) {
+        out << "That was the last hint.\n";
+    } else {
+        out << "All " << total << " hints are shown. If you are still stuck, compare with "
+            << context.show(course.solution_file(exercise)) << ".\n";
+    }
+    context.save_state();
+    return ExitCode::kOk;
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,67 @@
+/// @file
+/// @brief `list`: the course at a glance, with the learner's progress.
+#include <algorithm>
+#include <ostream>
+
+#include "tl_runner/commands.h"
+#include "tl_runner/text.h"
+
+namespace torchlings::runner {
+namespace {
+
+/// The status word, padded and coloured.
+std::string status_cell(const Style& style, ExerciseStatus status) {
+    std::string label(status_label(status));
+    label.resize(11, ' ');
+    switch (status) {
+        case ExerciseStatus::kDone: return style.good(label);
+        case ExerciseStatus::kFailing:
+        case ExerciseStatus::kBuildError: return style.bad(label);
+        case ExerciseStatus::kSkipped: return style.warn(label);
+        case ExerciseStatus::kNotTried: break;
+    }
+    return style.dim(label);
+}
+
+std::string hints_cell(const Exercise& exercise, const ExerciseState& state) {
+    const std::size_t total = exercise.hints.size();
+    std::string text = std::to_string(total) + (total == 1 ? " hint" : " hints");
+    if (state.hints_revealed > 0) text += " (" + std::to_string(state.hints_revealed) + " shown)";
+    return text;
+}
+
+}  // namespace
+
+ExitCode list_command(Context& context) {
+    const Course& course = context.course();
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    std::size_t id_width = 0;
+    for (const Exercise& exercise : course.exercises()) id_width = std::max(id_width, exercise.id.size());
+
+    int done = 0;
+    const Exercise* next = nullptr;
+    for (const Lesson& lesson : course.lessons()) {
+        out << style.bold(lesson.number + "  " + lesson.title) << "\n";
+        for (const Exercise* exercise : course.exercises_of(lesson)) {
+            const ExerciseState state = context.state().get(exercise->id);
+            if (state.status == ExerciseStatus::kDone) ++done;
+            if (state.status != ExerciseStatus::kDone && next == nullptr) next = exercise;
+            std::string id = exercise->id;
+            id.resize(id_width, ' ');
+            out << "    " << status_cell(style, state.status) << " " << id << "  " << exercise->title
+                << "\n"
+                << "    " << std::string(12 + id_width + 2, ' ')
+                << style.dim(context.show(course.learner_file(*exercise)) + ", " +
+                             hints_cell(*exercise, state))
+                << "\n";
+        }
+        out << "\n";
+    }
+    out << "Progress: " << done << "/" << course.exercises().size() << " exercises done.";
+    if (next != nullptr) out << " Next: " << kCommand << " check " << next->id;
+    out << "\n";
+    return ExitCode::kOk;
+}
+
+}  // namespace torchlings::runner

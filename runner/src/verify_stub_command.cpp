@@ -1,0 +1,98 @@
+/// @file
+/// @brief `verify-stub` (CI): an untouched stub must fail each of its tests by assertion or by
+/// exception, never by crashing or hanging, and never pass one that is not listed as given.
+#include <algorithm>
+#include <ostream>
+
+#include "tl_runner/commands.h"
+#include "tl_runner/exercise_run.h"
+
+namespace torchlings::runner {
+namespace {
+
+bool is_given(const Exercise& exercise, const std::string& name) {
+    return std::find(exercise.given_tests.begin(), exercise.given_tests.end(), name) !=
+           exercise.given_tests.end();
+}
+
+/// The problem with one case of a stub, or an empty string.
+std::string case_problem(const Exercise& exercise, const TestCaseResult& result) {
+    if (result.status == CaseStatus::kPassed && !is_given(exercise, result.name)) {
+        return "\"" + result.name + "\" passes on the stub; a stub must fail every test "
+               "(list the case in given_tests if passing it is intended)";
+    }
+    if (result.status != CaseStatus::kFailed) return {};
+    const bool crashed = std::any_of(result.failures.begin(), result.failures.end(),
+                                     [](const Failure& f) { return f.kind == FailureKind::kCrash; });
+    if (crashed) return "\"" + result.name + "\": the stub must fail by assertion, not by crashing";
+    if (result.failures.empty()) return "\"" + result.name + "\" failed without an assertion or exception";
+    return {};
+}
+
+}  // namespace
+
+std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgramRun& run) {
+    std::vector<std::string> problems;
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = running != nullptr ? " (in \"" + running->name + "\")" : "";
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            return {"the stub must fail by assertion, not by crashing: " + signal_name(run.process.signal) + where};
+        case Verdict::kTimedOut:
+            return {"the stub must fail by assertion, not by hanging: stopped after " +
+                    std::to_string(run.timeout_s) + " s" + where};
+        case Verdict::kExitedEarly:
+            return {"the stub must fail by assertion, not by exiting: exit status " +
+                    std::to_string(run.process.exit_code) + where};
+        case Verdict::kNoReport:
+            return {"the test program reported nothing (exit status " + std::to_string(run.process.exit_code) +
+                    "); is it a torchlings test program?"};
+        case Verdict::kNoTests: return {"the test program has no test cases"};
+        default: break;
+    }
+    for (const TestCaseResult& result : run.events.cases) {
+        std::string problem = case_problem(exercise, result);
+        if (!problem.empty()) problems.push_back(std::move(problem));
+    }
+    for (const std::string& given : exercise.given_tests) {
+        const bool exists = std::any_of(run.events.cases.begin(), run.events.cases.end(),
+                                        [&](const TestCaseResult& c) { return c.name == given; });
+        if (!exists) problems.push_back("given_tests names \"" + given + "\", which is not a test case");
+    }
+    return problems;
+}
+
+ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
+    const Course& course = context.course();
+    std::vector<const Exercise*> exercises;
+    if (options.all) {
+        for (const Exercise& exercise : course.exercises()) exercises.push_back(&exercise);
+    }
+    for (const std::string& target : options.targets) {
+        for (const Exercise* exercise : course.resolve(target)) exercises.push_back(exercise);
+    }
+    if (exercises.empty()) throw UsageError("Say which stub to verify: verify-stub <id>, a lesson, or --all.");
+
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    ExitCode overall = ExitCode::kOk;
+    for (const Exercise* exercise : exercises) {
+        const TestProgramRun run = run_test_program(context, *exercise);
+        const std::vector<std::string> problems = stub_problems(*exercise, run);
+        const int skipped = run.events.count(CaseStatus::kSkipped);
+        const int cases = static_cast<int>(run.events.cases.size());
+        if (problems.empty()) {
+            out << style.good("verify-stub " + exercise->id + ": ok") << ", " << cases - skipped << " of " << cases
+                << " cases fail as a stub should";
+            if (skipped > 0) out << "; " << skipped << " skipped here, so not verified";
+            out << "\n";
+            continue;
+        }
+        overall = ExitCode::kTestsFailed;
+        out << style.bad("verify-stub " + exercise->id + ": FAILED") << "\n";
+        for (const std::string& problem : problems) out << "  - " << problem << "\n";
+    }
+    return overall;
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,149 @@
+/// @file
+/// @brief The Catch2 (v2) main of every torchlings test program, and the `torchlings`
+/// reporter through which the runner reads results.
+///
+/// `ex_<id> --reporter torchlings [--out FILE]` writes JSON Lines, one event per line, flushed
+/// line by line so that a crash leaves a readable prefix:
+///
+///     {"event":"run_start"}
+///     {"event":"case_start","name":"...","tags":["..."]}
+///     {"event":"assertion","case":"...","ok":false,"macro":"CHECK","expr":"a == b",
+///      "expanded":"1 == 2","message":"","messages":["INFO text"],"file":"...","line":12,
+///      "kind":"assertion"}
+///     {"event":"case_end","name":"...","status":"passed|failed|skipped","skip_reason":null,
+///      "duration_s":0.01}
+///     {"event":"run_end","passed":3,"failed":1,"skipped":0}
+///
+/// An assertion event is written for every failed assertion. kind is "assertion", "exception"
+/// (an unexpected exception), "todo" (an exception whose message starts with "TODO:", which is
+/// what unfinished stubs throw) or "crash" (a fatal signal that Catch2 caught just before the
+/// process dies). A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is
+/// "skipped". The default reporter stays Catch2's console reporter, which CTest uses.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <optional>
+#include <string_view>
+
+#include "tl_test/skip.h"
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSkipPrefix = TL_SKIP_PREFIX;
+constexpr std::string_view kTodoPrefix = "TODO:";
+
+/// What made an assertion fail, in the reporter's words.
+const char* failure_kind(const Catch::AssertionResult& result) {
+    switch (result.getResultType()) {
+        case Catch::ResultWas::ThrewException:
+            return result.getMessage().rfind(kTodoPrefix, 0) == 0 ? "todo" : "exception";
+        case Catch::ResultWas::FatalErrorCondition: return "crash";
+        default: return "assertion";
+    }
+}
+
+/// Streams the events above to Catch's configured stream (stdout, or --out FILE).
+class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporter> {
+    using Base = Catch::StreamingReporterBase<TorchlingsReporter>;
+    using Clock = std::chrono::steady_clock;
+
+public:
+    explicit TorchlingsReporter(const Catch::ReporterConfig& config) : Base(config) {}
+
+    /// Shown by `--list-reporters`.
+    static std::string getDescription() {
+        return "JSON Lines for the torchlings runner (one event per line, flushed)";
+    }
+
+    void testRunStarting(const Catch::TestRunInfo& info) override {
+        Base::testRunStarting(info);
+        emit({{"event", "run_start"}});
+    }
+
+    void testCaseStarting(const Catch::TestCaseInfo& info) override {
+        Base::testCaseStarting(info);
+        skip_reason_.reset();
+        case_started_ = Clock::now();
+        emit({{"event", "case_start"}, {"name", info.name}, {"tags", info.tags}});
+    }
+
+    void assertionStarting(const Catch::AssertionInfo& /*info*/) override {}
+
+    bool assertionEnded(const Catch::AssertionStats& stats) override {
+        const Catch::AssertionResult& result = stats.assertionResult;
+        if (result.getResultType() == Catch::ResultWas::Warning) {
+            const std::string message = result.getMessage();
+            if (message.rfind(kSkipPrefix, 0) == 0) skip_reason_ = message.substr(kSkipPrefix.size());
+            return true;
+        }
+        if (result.isOk()) return true;
+        emit(assertion_event(stats));
+        return true;
+    }
+
+    void testCaseEnded(const Catch::TestCaseStats& stats) override {
+        const bool failed = stats.totals.assertions.failed > 0;
+        const bool skipped = !failed && skip_reason_.has_value();
+        const char* status = failed ? "failed" : skipped ? "skipped" : "passed";
+        (failed ? failed_ : skipped ? skipped_ : passed_) += 1;
+        const double seconds = std::chrono::duration<double>(Clock::now() - case_started_).count();
+        emit({{"event", "case_end"},
+              {"name", stats.testInfo.name},
+              {"status", status},
+              {"skip_reason", skipped ? json(*skip_reason_) : json(nullptr)},
+              {"duration_s", seconds}});
+        Base::testCaseEnded(stats);
+    }
+
+    void testRunEnded(const Catch::TestRunStats& stats) override {
+        emit({{"event", "run_end"}, {"passed", passed_}, {"failed", failed_}, {"skipped", skipped_}});
+        Base::testRunEnded(stats);
+    }
+
+private:
+    json assertion_event(const Catch::AssertionStats& stats) const {
+        const Catch::AssertionResult& result = stats.assertionResult;
+        const std::string macro(result.getTestMacroName());
+        json messages = json::array();
+        for (const Catch::MessageInfo& info : stats.infoMessages) messages.push_back(info.message);
+        // Outside any assertion, Catch2 names the expression "{Unknown expression after the
+        // reported line}"; the kind and the line already say that, so leave it empty.
+        const bool has_expr = !macro.empty() && result.hasExpression();
+        return {{"event", "assertion"},
+                {"case", currentTestCaseInfo ? currentTestCaseInfo->name : std::string()},
+                {"ok", false},
+                {"macro", macro},
+                {"expr", has_expr ? result.getExpression() : std::string()},
+                {"expanded", has_expr ? result.getExpandedExpression() : std::string()},
+                {"message", result.getMessage()},
+                {"messages", messages},
+                {"file", std::string(result.getSourceInfo().file)},
+                {"line", result.getSourceInfo().line},
+                {"kind", failure_kind(result)}};
+    }
+
+    /// One line per event, flushed, so that a crash leaves every earlier line intact.
+    void emit(const json& event) {
+        // Expanded values may hold arbitrary bytes; replace invalid UTF-8 rather than throw.
+        stream << event.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        stream.flush();
+    }
+
+    std::optional<std::string> skip_reason_;
+    Clock::time_point case_started_;
+    int passed_ = 0;
+    int failed_ = 0;
+    int skipped_ = 0;
+};
+
+}  // namespace
+
+CATCH_REGISTER_REPORTER("torchlings", TorchlingsReporter)
+
+/// Catch2's own runner; only the reporter above is added.
+int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
