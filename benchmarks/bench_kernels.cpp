@@ -16,75 +16,75 @@
 namespace {
 
 void set_counters(benchmark::State& state, int64_t n, int64_t bytes_per_element) {
-  state.SetBytesProcessed(state.iterations() * n * bytes_per_element);
-  state.SetItemsProcessed(state.iterations() * n);
+    state.SetBytesProcessed(state.iterations() * n * bytes_per_element);
+    state.SetItemsProcessed(state.iterations() * n);
 }
 
 void saxpy_ours(benchmark::State& state, const c10::Device& device) {
-  const int64_t n = state.range(0);
-  const auto x = torch::randn({n}, torch::TensorOptions().device(device));
-  const auto y = torch::randn({n}, torch::TensorOptions().device(device));
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(torchlings::saxpy(2.0F, x, y));
-    torchlings::synchronize(device);
-  }
-  set_counters(state, n, 12);
+    const int64_t n = state.range(0);
+    const auto x = torch::randn({n}, torch::TensorOptions().device(device));
+    const auto y = torch::randn({n}, torch::TensorOptions().device(device));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(torchlings::saxpy(2.0F, x, y));
+        torchlings::synchronize(device);
+    }
+    set_counters(state, n, 12);
 }
 
 void saxpy_aten(benchmark::State& state, const c10::Device& device) {
-  const int64_t n = state.range(0);
-  const auto x = torch::randn({n}, torch::TensorOptions().device(device));
-  const auto y = torch::randn({n}, torch::TensorOptions().device(device));
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(torch::add(y, x, 2.0));  // y + 2 * x, ATen's fused form
-    torchlings::synchronize(device);
-  }
-  set_counters(state, n, 12);
+    const int64_t n = state.range(0);
+    const auto x = torch::randn({n}, torch::TensorOptions().device(device));
+    const auto y = torch::randn({n}, torch::TensorOptions().device(device));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(torch::add(y, x, 2.0));  // y + 2 * x, ATen's fused form
+        torchlings::synchronize(device);
+    }
+    set_counters(state, n, 12);
 }
 
 void sum_ours(benchmark::State& state, const c10::Device& device) {
-  const int64_t n = state.range(0);
-  const auto x = torch::rand({n}, torch::TensorOptions().device(device));
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(torchlings::sum(x));
-    torchlings::synchronize(device);
-  }
-  set_counters(state, n, 4);
+    const int64_t n = state.range(0);
+    const auto x = torch::rand({n}, torch::TensorOptions().device(device));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(torchlings::sum(x));
+        torchlings::synchronize(device);
+    }
+    set_counters(state, n, 4);
 }
 
 void sum_aten(benchmark::State& state, const c10::Device& device) {
-  const int64_t n = state.range(0);
-  const auto x = torch::rand({n}, torch::TensorOptions().device(device));
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(x.sum());
-    torchlings::synchronize(device);
-  }
-  set_counters(state, n, 4);
+    const int64_t n = state.range(0);
+    const auto x = torch::rand({n}, torch::TensorOptions().device(device));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(x.sum());
+        torchlings::synchronize(device);
+    }
+    set_counters(state, n, 4);
 }
 
 void register_for(const c10::Device& device) {
-  const std::string tag = device.is_cuda() ? "cuda" : "cpu";
-  const auto sizes = [](benchmark::internal::Benchmark* b) {
-    b->Arg(1 << 20)->Arg(1 << 22)->Arg(1 << 24)->Unit(benchmark::kMicrosecond)->UseRealTime();
-  };
-  sizes(benchmark::RegisterBenchmark(("saxpy/ours/" + tag).c_str(), saxpy_ours, device));
-  sizes(benchmark::RegisterBenchmark(("saxpy/aten/" + tag).c_str(), saxpy_aten, device));
-  sizes(benchmark::RegisterBenchmark(("sum/ours/" + tag).c_str(), sum_ours, device));
-  sizes(benchmark::RegisterBenchmark(("sum/aten/" + tag).c_str(), sum_aten, device));
+    const std::string tag = device.is_cuda() ? "cuda" : "cpu";
+    const auto sizes = [](benchmark::internal::Benchmark* b) {
+        b->Arg(1 << 20)->Arg(1 << 22)->Arg(1 << 24)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    };
+    sizes(benchmark::RegisterBenchmark(("saxpy/ours/" + tag).c_str(), saxpy_ours, device));
+    sizes(benchmark::RegisterBenchmark(("saxpy/aten/" + tag).c_str(), saxpy_aten, device));
+    sizes(benchmark::RegisterBenchmark(("sum/ours/" + tag).c_str(), sum_ours, device));
+    sizes(benchmark::RegisterBenchmark(("sum/aten/" + tag).c_str(), sum_aten, device));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-    return 2;
-  }
-  register_for(c10::Device("cpu"));
-  if (torch::cuda::is_available() && torchlings::cuda_kernels_compiled()) {
-    register_for(c10::Device("cuda:0"));
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 2;
+    }
+    register_for(c10::Device("cpu"));
+    if (torch::cuda::is_available() && torchlings::cuda_kernels_compiled()) {
+        register_for(c10::Device("cuda:0"));
+    }
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
 }

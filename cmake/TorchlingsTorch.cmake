@@ -8,6 +8,8 @@
 #      which ./torchlings creates on first use and every later build on the machine reuses.
 
 set(TORCHLINGS_PYTHON "" CACHE FILEPATH "Python interpreter whose torch package provides LibTorch")
+set(TORCHLINGS_TORCH_SEARCH "named;python;cache" CACHE STRING
+    "Where to look for LibTorch, in order: named (Torch_DIR, CMAKE_PREFIX_PATH, LIBTORCH), python, cache")
 
 function(_torchlings_torch_prefix_from_python python out_var)
   execute_process(
@@ -26,13 +28,17 @@ if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
   endif()
   find_package(Torch QUIET CONFIG)
   if(NOT Torch_FOUND)
-    set(_candidates "${TORCHLINGS_PYTHON}")
-    find_program(_tl_python3 NAMES python3 python NO_CACHE)
-    list(APPEND _candidates "${_tl_python3}")
-    if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
-      list(APPEND _candidates "$ENV{XDG_CACHE_HOME}/torchlings/venv/bin/python")
-    else()
-      list(APPEND _candidates "$ENV{HOME}/.cache/torchlings/venv/bin/python")
+    set(_candidates "")
+    if("python" IN_LIST TORCHLINGS_TORCH_SEARCH)
+      find_program(_tl_python3 NAMES python3 python NO_CACHE)
+      list(APPEND _candidates "${TORCHLINGS_PYTHON}" "${_tl_python3}")
+    endif()
+    if("cache" IN_LIST TORCHLINGS_TORCH_SEARCH)
+      if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
+        list(APPEND _candidates "$ENV{XDG_CACHE_HOME}/torchlings/venv/bin/python")
+      else()
+        list(APPEND _candidates "$ENV{HOME}/.cache/torchlings/venv/bin/python")
+      endif()
     endif()
     foreach(_py IN LISTS _candidates)
       if(_py AND EXISTS "${_py}")
@@ -51,7 +57,7 @@ if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
     "torchlings: LibTorch was not found.\n"
     "Looked at Torch_DIR, CMAKE_PREFIX_PATH, $LIBTORCH, the torch package of python3 and of the "
     "course's cache venv. The simplest fix is to let the course install it:\n"
-    "    ./torchlings doctor        (sets up the cache venv with the torch wheel)\n"
+    "    ./torchlings run 01        (installs the torch wheel into the course's cache venv)\n"
     "or name an existing one:\n"
     "    cmake --preset dev -DTorch_DIR=<libtorch>/share/cmake/Torch\n")
 endif()

@@ -4,8 +4,8 @@
 
 #include "torchlings/device.h"
 
-#include <CLI/CLI.hpp>
 #include <c10/util/Exception.h>
+#include <CLI/CLI.hpp>
 
 #include <iomanip>
 #include <iostream>
@@ -14,36 +14,36 @@ namespace torchlings {
 
 int run_lesson(int argc, char** argv, const std::string& title,
                const std::function<void(const LessonContext&)>& body) {
-  CLI::App app{title};
-  std::string requested = "auto";
-  app.add_option("--device", requested,
-                 "auto | cpu | cuda | cuda:N | mps (auto prefers CUDA, then MPS, then CPU)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  try {
-    const LessonContext context{requested, choose_device(requested)};
-    std::cout << title << " (device " << context.device << ")\n\n";
-    body(context);
-    return 0;
-  } catch (const DeviceError& e) {
-    std::cerr << "error: " << e.what() << '\n';
-    return 2;
-  } catch (const c10::Error& e) {
-    // what_without_backtrace(): the message a learner needs, without LibTorch's C++ stack.
-    std::cerr << "error from LibTorch: " << e.what_without_backtrace() << '\n';
-    return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
-    return 1;
-  }
+    CLI::App app{title};
+    std::string requested = "auto";
+    app.add_option("--device", requested,
+                   "auto | cpu | cuda | cuda:N | mps (auto prefers CUDA, then MPS, then CPU)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+    try {
+        const LessonContext context{requested, choose_device(requested)};
+        std::cout << title << " (device " << context.device << ")\n\n";
+        body(context);
+        return 0;
+    } catch (const DeviceError& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 2;
+    } catch (const c10::Error& e) {
+        // what_without_backtrace(): the message a learner needs, without LibTorch's C++ stack.
+        std::cerr << "error from LibTorch: " << e.what_without_backtrace() << '\n';
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << '\n';
+        return 1;
+    }
 }
 
 void print_field(const std::string& key, const std::string& value) {
-  constexpr int kKeyWidth = 28;
-  std::cout << std::left << std::setw(kKeyWidth) << (key + ":") << value << '\n';
+    constexpr int kKeyWidth = 28;
+    std::cout << std::left << std::setw(kKeyWidth) << (key + ":") << value << '\n';
 }
 
 void print_section(const std::string& title) { std::cout << "== " << title << " ==\n"; }

@@ -12,24 +12,22 @@ struct CudaEvents {};
 void CudaEventsDeleter::operator()(CudaEvents* events) const noexcept { delete events; }
 
 void fill_cuda_report(MachineReport& report) {
-  report.torch_built_with_cuda = false;
-  report.notes.emplace_back(
-      "This LibTorch was built without CUDA (a CPU-only build), so CUDA is unavailable whatever "
-      "the hardware. Install a CUDA-enabled LibTorch to use a GPU.");
+    report.torch_built_with_cuda = false;
+    report.notes.emplace_back(
+        "This LibTorch was built without CUDA (a CPU-only build), so CUDA is unavailable whatever "
+        "the hardware. Install a CUDA-enabled LibTorch to use a GPU.");
 }
 
 namespace {
 [[noreturn]] void unreachable(const char* what) {
-  throw std::logic_error(std::string(what) + ": this LibTorch was built without CUDA");
+    throw std::logic_error(std::string(what) + ": this LibTorch was built without CUDA");
 }
 }  // namespace
 
 MemoryStats cuda_memory_stats(int) { unreachable("memory_stats"); }
 void cuda_reset_peak(int) { unreachable("reset_peak_memory"); }
 void cuda_empty_cache(int) { unreachable("empty_cache"); }
-std::unique_ptr<CudaEvents, CudaEventsDeleter> make_cuda_events(int) {
-  unreachable("DeviceTimer");
-}
+std::unique_ptr<CudaEvents, CudaEventsDeleter> make_cuda_events(int) { unreachable("DeviceTimer"); }
 void record_start(CudaEvents&) { unreachable("DeviceTimer::start"); }
 double record_stop_ms(CudaEvents&) { unreachable("DeviceTimer::stop_ms"); }
 

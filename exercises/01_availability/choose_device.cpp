@@ -14,16 +14,16 @@
 namespace ex {
 
 c10::Device device_or_cpu(int requested_gpu, int gpu_count) {
-  // TODO: return CUDA device `requested_gpu` if it exists (0 <= requested_gpu < gpu_count),
-  //       otherwise the CPU.
-  (void)requested_gpu;
-  (void)gpu_count;
-  TL_TODO("device_or_cpu: pick the GPU when it exists, else the CPU");
+    // TODO: return CUDA device `requested_gpu` if it exists (0 <= requested_gpu < gpu_count),
+    //       otherwise the CPU.
+    (void)requested_gpu;
+    (void)gpu_count;
+    TL_TODO("device_or_cpu: pick the GPU when it exists, else the CPU");
 }
 
 c10::Device best_available_device() {
-  // TODO: ask LibTorch whether CUDA is available; return CUDA device 0 if so, else the CPU.
-  TL_TODO("best_available_device: ask torch::cuda::is_available()");
+    // TODO: ask LibTorch whether CUDA is available; return CUDA device 0 if so, else the CPU.
+    TL_TODO("best_available_device: ask torch::cuda::is_available()");
 }
 
 }  // namespace ex

@@ -14,11 +14,11 @@
 namespace ex {
 
 std::string describe_device_count(c10::DeviceIndex count) {
-  // TODO: reject a negative count with std::invalid_argument.
-  // TODO: return "no CUDA devices", "1 CUDA device" or "<count> CUDA devices"; turn the count
-  //       into text without printing it as a character.
-  (void)count;
-  TL_TODO("describe_device_count: describe the count in words");
+    // TODO: reject a negative count with std::invalid_argument.
+    // TODO: return "no CUDA devices", "1 CUDA device" or "<count> CUDA devices"; turn the count
+    //       into text without printing it as a character.
+    (void)count;
+    TL_TODO("describe_device_count: describe the count in words");
 }
 
 }  // namespace ex

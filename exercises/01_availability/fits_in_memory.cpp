@@ -13,22 +13,22 @@
 namespace ex {
 
 std::uint64_t tensor_bytes(c10::IntArrayRef shape, c10::ScalarType dtype) {
-  // TODO: reject negative sizes with std::invalid_argument.
-  // TODO: multiply the sizes and the element size (c10::elementSize) without overflowing;
-  //       throw std::overflow_error if the product does not fit in 64 bits.
-  (void)shape;
-  (void)dtype;
-  TL_TODO("tensor_bytes: numel times element size");
+    // TODO: reject negative sizes with std::invalid_argument.
+    // TODO: multiply the sizes and the element size (c10::elementSize) without overflowing;
+    //       throw std::overflow_error if the product does not fit in 64 bits.
+    (void)shape;
+    (void)dtype;
+    TL_TODO("tensor_bytes: numel times element size");
 }
 
 bool fits_in_memory(c10::IntArrayRef shape, c10::ScalarType dtype, std::uint64_t free_bytes,
                     double headroom) {
-  // TODO: check that 0 <= headroom < 1, then compare tensor_bytes with the usable free memory.
-  (void)shape;
-  (void)dtype;
-  (void)free_bytes;
-  (void)headroom;
-  TL_TODO("fits_in_memory: compare with free memory minus headroom");
+    // TODO: check that 0 <= headroom < 1, then compare tensor_bytes with the usable free memory.
+    (void)shape;
+    (void)dtype;
+    (void)free_bytes;
+    (void)headroom;
+    TL_TODO("fits_in_memory: compare with free memory minus headroom");
 }
 
 }  // namespace ex

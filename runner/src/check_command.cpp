@@ -141,10 +141,27 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
                 out << "  " << style.bad(failure.macro) << "\n";
             }
             if (!failure.message.empty()) out << "  " << failure.message << "\n";
+            for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
             if (!where.empty()) out << "  at " << where << "\n";
-            break;
+            return;
     }
     for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
+}
+
+/// Where a crash happened, when Catch2 caught the signal: the check being evaluated, or the
+/// last check that ran before it.
+void report_crash_site(const Context& context, const TestCaseResult* running) {
+    if (running == nullptr) return;
+    for (const Failure& failure : running->failures) {
+        if (failure.kind != FailureKind::kCrash || failure.line == 0) continue;
+        const std::string where = location(context, failure.file, failure.line);
+        if (!failure.macro.empty()) {
+            context.out() << "  It happened in " << failure.macro << "( " << failure.expr << " ) at " << where << "\n";
+        } else {
+            context.out() << "  It happened after the check at " << where << "\n";
+        }
+        return;
+    }
 }
 
 /// The sentence about a run that stopped early, or nothing.
@@ -154,19 +171,19 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
     const TestCaseResult* running = run.events.interrupted_case();
     const std::string where = running != nullptr ? " while running \"" + running->name + "\""
                                                  : " before any test case started";
-    out << "\n";
     switch (run.verdict) {
         case Verdict::kCrashed:
-            out << style.bad("The test program crashed with " + signal_name(run.process.signal)) << where
+            out << "\n" << style.bad("The test program crashed with " + signal_name(run.process.signal)) << where
                 << ".\n  " << signal_name(run.process.signal) << ": " << signal_meaning(run.process.signal) << "\n";
+            report_crash_site(context, running);
             break;
         case Verdict::kTimedOut:
-            out << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where << ".\n"
+            out << "\n" << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where << ".\n"
                 << "  The time limit of this exercise is " << run.timeout_s
                 << " s. Look for a loop that never ends or a wait that never returns.\n";
             break;
         case Verdict::kExitedEarly:
-            out << style.bad("The test program exited with status " + std::to_string(run.process.exit_code)) << where
+            out << "\n" << style.bad("The test program exited with status " + std::to_string(run.process.exit_code)) << where
                 << ".\n  Code under test must return or throw, never call exit().\n";
             break;
         default: break;
@@ -185,7 +202,9 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     if (run.verdict == Verdict::kPassed) {
         context.out() << style.good(summary + ". Done!") << "\n";
     } else if (run.verdict == Verdict::kAllSkipped) {
-        context.out() << style.warn(summary + ": every test was skipped, so nothing was checked here.") << "\n";
+        context.out() << style.warn(exercise.id + ": every test was skipped (" + std::to_string(skipped) + " of " +
+                                    std::to_string(total) + "), so nothing was checked on this machine.")
+                      << "\n";
     } else {
         context.out() << style.bad(summary) << "\n";
     }
@@ -269,6 +288,20 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
     return code;
 }
 
+/// After a pass: the exercise that comes next in the course, if any.
+void suggest_next(Context& context, const Exercise& passed) {
+    const std::vector<Exercise>& all = context.course().exercises();
+    for (std::size_t i = 0; i + 1 < all.size(); ++i) {
+        if (all[i].id != passed.id) continue;
+        const Exercise& next = all[i + 1];
+        context.out() << "Next: " << kCommand << " check " << next.id;
+        if (next.lesson != passed.lesson) context.out() << "   (lesson " << next.lesson << " begins)";
+        context.out() << "\n";
+        return;
+    }
+    context.out() << "That was the last exercise of the course.\n";
+}
+
 }  // namespace
 
 ExitCode check_command(Context& context, const CheckOptions& options) {
@@ -282,6 +315,7 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
         done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;
     }
+    if (exercises.size() == 1 && overall == ExitCode::kOk) suggest_next(context, *exercises.front());
     if (exercises.size() > 1) {
         context.out() << "\n"
                       << context.style().bold("Checked " + std::to_string(exercises.size()) + " exercises: " +

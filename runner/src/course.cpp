@@ -338,16 +338,20 @@ std::vector<std::string> closest_matches(std::string_view wanted,
                                          const std::vector<std::string>& candidates,
                                          std::size_t max_results) {
     // A typo is a few edits away; a fragment ("device") is contained in the id it comes from.
+    // Only the nearest candidates are kept, so that one clear typo gets one suggestion.
     const std::size_t max_edits = std::max<std::size_t>(2, wanted.size() / 3);
     std::vector<std::tuple<std::size_t, std::size_t, std::string>> ranked;
+    std::size_t best = max_edits;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::string& candidate = candidates[i];
         std::size_t distance = edit_distance(wanted, candidate);
-        const bool fragment =
-            wanted.size() >= 3 && candidate.find(wanted) != std::string::npos;
+        const bool fragment = wanted.size() >= 3 && candidate.find(wanted) != std::string::npos;
         if (fragment) distance = std::min(distance, max_edits);
-        if (distance <= max_edits) ranked.emplace_back(distance, i, candidate);
+        if (distance > max_edits) continue;
+        best = std::min(best, distance);
+        ranked.emplace_back(distance, i, candidate);
     }
+    std::erase_if(ranked, [&](const auto& entry) { return std::get<0>(entry) > best + 1; });
     std::sort(ranked.begin(), ranked.end());
     std::vector<std::string> matches;
     for (const auto& entry : ranked) {

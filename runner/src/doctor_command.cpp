@@ -92,6 +92,11 @@ std::string string_value(const json& config, const char* key) {
     return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
+/// "1 lesson", "7 lessons".
+std::string plural(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::string first_line(const std::string& text) {
     const std::vector<std::string> lines = split_lines(text);
     return lines.empty() ? std::string() : trim(lines.front());
@@ -157,7 +162,12 @@ void check_nvcc(Report& report, const json& config) {
     if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) nvcc = fs::path("/usr/local/cuda/bin/nvcc");
     const auto version = nvcc ? tool_output(*nvcc, {"--version"}) : std::nullopt;
     if (version) {
-        report.ok("nvcc", last_line(*version) + "  (" + nvcc->string() + ")");
+        // "Cuda compilation tools, release 12.4, V12.4.131" is the line that names the version.
+        std::string release = last_line(*version);
+        for (const std::string& line : split_lines(*version)) {
+            if (line.find("release") != std::string::npos) release = trim(line);
+        }
+        report.ok("nvcc", release + "  (" + nvcc->string() + ")");
     } else {
         report.note("nvcc", "not found (optional: only the course's own CUDA kernels need it)");
     }
@@ -244,9 +254,9 @@ void check_gpu_support(Report& report, const json& config, const std::vector<std
 void check_course(Report& report, Context& context) {
     try {
         const Course& course = context.course();
-        report.ok("course", std::to_string(course.lessons().size()) + " lessons, " +
-                                std::to_string(course.exercises().size()) + " exercises in " +
-                                context.show(context.root()));
+        report.ok("course", plural(course.lessons().size(), "lesson") + ", " +
+                                plural(course.exercises().size(), "exercise") + " in " +
+                                context.root().string());
     } catch (const EnvironmentError& error) {
         report.problem("course", error.what(), "git checkout -- exercises/info.json   (restores the metadata)");
     }

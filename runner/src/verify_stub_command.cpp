@@ -79,11 +79,13 @@ ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
     for (const Exercise* exercise : exercises) {
         const TestProgramRun run = run_test_program(context, *exercise);
         const std::vector<std::string> problems = stub_problems(*exercise, run);
-        const int skipped = run.events.count(CaseStatus::kSkipped);
-        const int cases = static_cast<int>(run.events.cases.size());
         if (problems.empty()) {
-            out << style.good("verify-stub " + exercise->id + ": ok") << ", " << cases - skipped << " of " << cases
-                << " cases fail as a stub should";
+            const int failed = run.events.count(CaseStatus::kFailed);
+            const int skipped = run.events.count(CaseStatus::kSkipped);
+            const int given = static_cast<int>(run.events.cases.size()) - failed - skipped;
+            out << style.good("verify-stub " + exercise->id + ": ok") << ", " << failed
+                << (failed == 1 ? " case fails" : " cases fail") << " by assertion or exception";
+            if (given > 0) out << "; " << given << " given";
             if (skipped > 0) out << "; " << skipped << " skipped here, so not verified";
             out << "\n";
             continue;

@@ -7,17 +7,17 @@
 namespace ex {
 
 c10::Device device_or_cpu(int requested_gpu, int gpu_count) {
-  // Both bounds: a negative index is as absent as one past the last GPU.
-  if (requested_gpu >= 0 && requested_gpu < gpu_count) {
-    return {c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(requested_gpu)};
-  }
-  return c10::Device(c10::DeviceType::CPU);
+    // Both bounds: a negative index is as absent as one past the last GPU.
+    if (requested_gpu >= 0 && requested_gpu < gpu_count) {
+        return {c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(requested_gpu)};
+    }
+    return c10::Device(c10::DeviceType::CPU);
 }
 
 c10::Device best_available_device() {
-  // is_available() already means "CUDA build, a driver and at least one GPU".
-  return device_or_cpu(0, torch::cuda::is_available()
-                              ? static_cast<int>(torch::cuda::device_count()) : 0);
+    // is_available() already means "CUDA build, a driver and at least one GPU".
+    return device_or_cpu(
+        0, torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0);
 }
 
 }  // namespace ex

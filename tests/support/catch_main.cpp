@@ -24,8 +24,8 @@
 
 #include <chrono>
 #include <nlohmann/json.hpp>
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "tl_test/skip.h"

@@ -12,21 +12,21 @@ namespace torchlings::detail {
 /// Throws std::runtime_error("CUDA error: <name> (<text>) in <expr> at <file>:<line>").
 [[noreturn]] inline void throw_cuda_error(cudaError_t status, const char* expr, const char* file,
                                           int line) {
-  throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorName(status) + " (" +
-                           cudaGetErrorString(status) + ") in " + expr + " at " + file + ":" +
-                           std::to_string(line));
+    throw std::runtime_error(std::string("CUDA error: ") + cudaGetErrorName(status) + " (" +
+                             cudaGetErrorString(status) + ") in " + expr + " at " + file + ":" +
+                             std::to_string(line));
 }
 
 }  // namespace torchlings::detail
 
 /// Evaluates a cudaError_t expression and throws if it is not cudaSuccess.
-#define TL_CUDA_CHECK(expr)                                                      \
-  do {                                                                           \
-    const cudaError_t tl_status_ = (expr);                                       \
-    if (tl_status_ != cudaSuccess) {                                             \
-      ::torchlings::detail::throw_cuda_error(tl_status_, #expr, __FILE__, __LINE__); \
-    }                                                                            \
-  } while (false)
+#define TL_CUDA_CHECK(expr)                                                                \
+    do {                                                                                   \
+        const cudaError_t tl_status_ = (expr);                                             \
+        if (tl_status_ != cudaSuccess) {                                                   \
+            ::torchlings::detail::throw_cuda_error(tl_status_, #expr, __FILE__, __LINE__); \
+        }                                                                                  \
+    } while (false)
 
 /// Checks the last kernel launch (a bad configuration is reported here, synchronously).
 #define TL_CUDA_CHECK_LAUNCH() TL_CUDA_CHECK(cudaGetLastError())

@@ -20,16 +20,16 @@ namespace torchlings {
 /// Thrown when a device string is malformed or names a device this machine does not have.
 /// The message names what was asked and lists what is available.
 class DeviceError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
+  public:
+    using std::invalid_argument::invalid_argument;
 };
 
 /// The syntax of a device request, before checking that the device exists.
 struct DeviceSpec {
-  /// "auto", "cpu", "cuda" or "mps".
-  std::string kind;
-  /// The CUDA ordinal of "cuda:N"; empty for "cuda" (meaning the current device, 0 by default).
-  std::optional<int> index;
+    /// "auto", "cpu", "cuda" or "mps".
+    std::string kind;
+    /// The CUDA ordinal of "cuda:N"; empty for "cuda" (meaning the current device, 0 by default).
+    std::optional<int> index;
 };
 
 /// Parses `auto | cpu | cuda | cuda:N | mps` (case-sensitive, no spaces).
@@ -53,31 +53,31 @@ void synchronize(const c10::Device& device);
 
 /// One GPU as a deviceQuery-style report shows it.
 struct GpuInfo {
-  int index = 0;                       ///< CUDA ordinal.
-  std::string name;                    ///< e.g. "NVIDIA H100 80GB HBM3".
-  int major = 0;                       ///< Compute capability, major part.
-  int minor = 0;                       ///< Compute capability, minor part.
-  int multiprocessors = 0;             ///< Streaming multiprocessor count.
-  std::uint64_t total_memory = 0;      ///< Bytes.
-  std::uint64_t free_memory = 0;       ///< Bytes free now (cudaMemGetInfo).
-  int max_threads_per_block = 0;       ///< Largest block the GPU accepts.
-  int warp_size = 0;                   ///< Threads per warp.
+    int index = 0;                   ///< CUDA ordinal.
+    std::string name;                ///< e.g. "NVIDIA H100 80GB HBM3".
+    int major = 0;                   ///< Compute capability, major part.
+    int minor = 0;                   ///< Compute capability, minor part.
+    int multiprocessors = 0;         ///< Streaming multiprocessor count.
+    std::uint64_t total_memory = 0;  ///< Bytes.
+    std::uint64_t free_memory = 0;   ///< Bytes free now (cudaMemGetInfo).
+    int max_threads_per_block = 0;   ///< Largest block the GPU accepts.
+    int warp_size = 0;               ///< Threads per warp.
 };
 
 /// What this machine and this LibTorch can do, gathered without throwing.
 struct MachineReport {
-  std::string torch_version;           ///< e.g. "2.15.0".
-  bool torch_built_with_cuda = false;  ///< A CUDA LibTorch (the libraries are there).
-  bool project_cuda_kernels = false;   ///< The course's own .cu kernels were compiled.
-  int cuda_runtime_version = 0;        ///< cudaRuntimeGetVersion, e.g. 13020; 0 if none.
-  int cuda_driver_version = 0;         ///< cudaDriverGetVersion; 0 means no driver.
-  long cudnn_version = 0;              ///< 0 if cuDNN is unavailable.
-  bool cuda_available = false;         ///< torch::cuda::is_available().
-  int cuda_device_count = 0;           ///< Cast from c10::DeviceIndex (a char) before printing.
-  std::vector<GpuInfo> gpus;           ///< One entry per visible GPU.
-  bool mps_available = false;          ///< Apple GPUs (always false on Linux).
-  int cpu_threads = 0;                 ///< at::get_num_threads(): ATen's intra-op threads.
-  std::vector<std::string> notes;      ///< Plain-language reasons, e.g. why CUDA is unavailable.
+    std::string torch_version;           ///< e.g. "2.15.0".
+    bool torch_built_with_cuda = false;  ///< A CUDA LibTorch (the libraries are there).
+    bool project_cuda_kernels = false;   ///< The course's own .cu kernels were compiled.
+    int cuda_runtime_version = 0;        ///< cudaRuntimeGetVersion, e.g. 13020; 0 if none.
+    int cuda_driver_version = 0;         ///< cudaDriverGetVersion; 0 means no driver.
+    long cudnn_version = 0;              ///< 0 if cuDNN is unavailable.
+    bool cuda_available = false;         ///< torch::cuda::is_available().
+    int cuda_device_count = 0;           ///< Cast from c10::DeviceIndex (a char) before printing.
+    std::vector<GpuInfo> gpus;           ///< One entry per visible GPU.
+    bool mps_available = false;          ///< Apple GPUs (always false on Linux).
+    int cpu_threads = 0;                 ///< at::get_num_threads(): ATen's intra-op threads.
+    std::vector<std::string> notes;      ///< Plain-language reasons, e.g. why CUDA is unavailable.
 };
 
 /// Gathers the report. Never throws: a query that fails becomes a note.
@@ -91,13 +91,13 @@ std::string format_bytes(std::uint64_t bytes);
 
 /// The CUDA caching allocator's view of one device, as torch.cuda.memory_* report it.
 struct MemoryStats {
-  bool applicable = false;             ///< False on the CPU and MPS: there is no such allocator.
-  std::string reason;                  ///< Why it is not applicable.
-  std::uint64_t allocated = 0;         ///< Bytes held by live tensors.
-  std::uint64_t reserved = 0;          ///< Bytes the allocator holds from the driver (>= allocated).
-  std::uint64_t peak_allocated = 0;    ///< Highest `allocated` since the last reset_peak_memory.
-  std::uint64_t free = 0;              ///< Device memory free now (outside the cache too).
-  std::uint64_t total = 0;             ///< Device memory in all.
+    bool applicable = false;      ///< False on the CPU and MPS: there is no such allocator.
+    std::string reason;           ///< Why it is not applicable.
+    std::uint64_t allocated = 0;  ///< Bytes held by live tensors.
+    std::uint64_t reserved = 0;   ///< Bytes the allocator holds from the driver (>= allocated).
+    std::uint64_t peak_allocated = 0;  ///< Highest `allocated` since the last reset_peak_memory.
+    std::uint64_t free = 0;            ///< Device memory free now (outside the cache too).
+    std::uint64_t total = 0;           ///< Device memory in all.
 };
 
 /// Reads the allocator's statistics for `device`; on CPU/MPS returns `applicable == false`.

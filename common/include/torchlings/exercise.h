@@ -14,9 +14,9 @@ namespace torchlings {
 
 /// The exception a stub throws where the learner still has work to do. what() starts "TODO: ".
 class NotDone : public std::logic_error {
- public:
-  /// @param what the step the learner has yet to write.
-  explicit NotDone(const std::string& what) : std::logic_error("TODO: " + what) {}
+  public:
+    /// @param what the step the learner has yet to write.
+    explicit NotDone(const std::string& what) : std::logic_error("TODO: " + what) {}
 };
 
 }  // namespace torchlings

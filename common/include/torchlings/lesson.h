@@ -11,8 +11,8 @@ namespace torchlings {
 
 /// What a lesson's body receives.
 struct LessonContext {
-  std::string requested;  ///< The --device text as given ("auto" by default).
-  c10::Device device;     ///< The device it resolved to (checked to exist).
+    std::string requested;  ///< The --device text as given ("auto" by default).
+    c10::Device device;     ///< The device it resolved to (checked to exist).
 };
 
 /// Parses the command line, resolves the device, prints a one-line banner, and runs `body`.

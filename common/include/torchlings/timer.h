@@ -19,42 +19,42 @@ namespace detail {
 struct CudaEvents;  // a pair of CUDA events; defined only where CUDA is compiled in
 /// Destroys CudaEvents where their type is complete.
 struct CudaEventsDeleter {
-  void operator()(CudaEvents* events) const noexcept;
+    void operator()(CudaEvents* events) const noexcept;
 };
 }  // namespace detail
 
 /// Measures the elapsed time of work queued on one device between start() and stop().
 class DeviceTimer {
- public:
-  /// @throws DeviceError if `device` is a CUDA device that does not exist.
-  explicit DeviceTimer(const c10::Device& device);
-  ~DeviceTimer();
-  DeviceTimer(const DeviceTimer&) = delete;
-  DeviceTimer& operator=(const DeviceTimer&) = delete;
-  DeviceTimer(DeviceTimer&&) noexcept;
-  DeviceTimer& operator=(DeviceTimer&&) noexcept;
+  public:
+    /// @throws DeviceError if `device` is a CUDA device that does not exist.
+    explicit DeviceTimer(const c10::Device& device);
+    ~DeviceTimer();
+    DeviceTimer(const DeviceTimer&) = delete;
+    DeviceTimer& operator=(const DeviceTimer&) = delete;
+    DeviceTimer(DeviceTimer&&) noexcept;
+    DeviceTimer& operator=(DeviceTimer&&) noexcept;
 
-  /// Marks the start (records an event on CUDA; synchronises and reads the clock elsewhere).
-  void start();
-  /// Marks the end, waits for the device and returns the milliseconds since start().
-  /// @throws std::logic_error if start() was not called first.
-  double stop_ms();
-  /// The device this timer measures.
-  const c10::Device& device() const { return device_; }
+    /// Marks the start (records an event on CUDA; synchronises and reads the clock elsewhere).
+    void start();
+    /// Marks the end, waits for the device and returns the milliseconds since start().
+    /// @throws std::logic_error if start() was not called first.
+    double stop_ms();
+    /// The device this timer measures.
+    const c10::Device& device() const { return device_; }
 
- private:
-  c10::Device device_;
-  std::unique_ptr<detail::CudaEvents, detail::CudaEventsDeleter> events_;
-  std::chrono::steady_clock::time_point host_start_{};
-  bool started_ = false;
+  private:
+    c10::Device device_;
+    std::unique_ptr<detail::CudaEvents, detail::CudaEventsDeleter> events_;
+    std::chrono::steady_clock::time_point host_start_{};
+    bool started_ = false;
 };
 
 /// Summary of repeated timings, in milliseconds.
 struct TimingSummary {
-  double median_ms = 0;  ///< The figure to report: robust to a noisy machine.
-  double min_ms = 0;     ///< Best case.
-  double max_ms = 0;     ///< Worst case.
-  int repetitions = 0;   ///< How many timed runs (warm-up runs excluded).
+    double median_ms = 0;  ///< The figure to report: robust to a noisy machine.
+    double min_ms = 0;     ///< Best case.
+    double max_ms = 0;     ///< Worst case.
+    int repetitions = 0;   ///< How many timed runs (warm-up runs excluded).
 };
 
 /// Runs `work` `warmup` times untimed (lazy initialisation, caches, allocator), then

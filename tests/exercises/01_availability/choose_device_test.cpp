@@ -5,33 +5,33 @@
 #include <tl_test/tensors.h>
 
 TEST_CASE("an existing GPU is chosen", "[task_1]") {
-  CHECK(ex::device_or_cpu(0, 1) == c10::Device("cuda:0"));
-  CHECK(ex::device_or_cpu(3, 4) == c10::Device("cuda:3"));
+    CHECK(ex::device_or_cpu(0, 1) == c10::Device("cuda:0"));
+    CHECK(ex::device_or_cpu(3, 4) == c10::Device("cuda:3"));
 }
 
 TEST_CASE("a GPU past the last one falls back to the CPU", "[task_1]") {
-  CHECK(ex::device_or_cpu(1, 1) == c10::Device("cpu"));
-  CHECK(ex::device_or_cpu(0, 0) == c10::Device("cpu"));
+    CHECK(ex::device_or_cpu(1, 1) == c10::Device("cpu"));
+    CHECK(ex::device_or_cpu(0, 0) == c10::Device("cpu"));
 }
 
 TEST_CASE("a negative GPU index falls back to the CPU", "[task_1]") {
-  CHECK(ex::device_or_cpu(-1, 4) == c10::Device("cpu"));
+    CHECK(ex::device_or_cpu(-1, 4) == c10::Device("cpu"));
 }
 
 TEST_CASE("the best device of this machine matches what LibTorch reports", "[task_2]") {
-  const c10::Device expected = torch::cuda::is_available() ? c10::Device("cuda:0")
-                                                           : c10::Device("cpu");
-  CHECK(ex::best_available_device() == expected);
+    const c10::Device expected =
+        torch::cuda::is_available() ? c10::Device("cuda:0") : c10::Device("cpu");
+    CHECK(ex::best_available_device() == expected);
 }
 
 TEST_CASE("a tensor can be created on the best device", "[task_2]") {
-  const auto device = ex::best_available_device();
-  const auto t = torch::ones({3}, torch::TensorOptions().device(device));
-  CHECK(t.device() == device);
-  CHECK(t.sum().item<float>() == 3.0F);
+    const auto device = ex::best_available_device();
+    const auto t = torch::ones({3}, torch::TensorOptions().device(device));
+    CHECK(t.device() == device);
+    CHECK(t.sum().item<float>() == 3.0F);
 }
 
 TEST_CASE("on a GPU machine the best device is a GPU", "[gpu][task_2]") {
-  TL_REQUIRE_CUDA();
-  CHECK(ex::best_available_device().is_cuda());
+    TL_REQUIRE_CUDA();
+    CHECK(ex::best_available_device().is_cuda());
 }

@@ -25,9 +25,9 @@ inline constexpr int kBlockSize = 256;
 /// elements take about 4 us, so SAXPY measures memory bandwidth, not arithmetic.
 TL_HOST_DEVICE inline void saxpy_body(std::int64_t i, float a, const float* x, const float* y,
                                       float* out, std::int64_t n) {
-  if (i < n) {  // the bounds guard: the last block usually has threads past the end
-    out[i] = a * x[i] + y[i];
-  }
+    if (i < n) {  // the bounds guard: the last block usually has threads past the end
+        out[i] = a * x[i] + y[i];
+    }
 }
 
 /// How many contiguous elements one thread sums per step of the grid-stride loop. Eight floats
@@ -40,25 +40,25 @@ inline constexpr std::int64_t kSumChunk = 8;
 /// the loop walks memory in order, which is what a CPU core wants.
 TL_HOST_DEVICE inline float sum_partial_body(std::int64_t thread, std::int64_t num_threads,
                                              const float* x, std::int64_t n) {
-  float lanes[kSumChunk] = {};  // independent accumulators: vectorisable, less rounding error
-  const std::int64_t full_chunks = n / kSumChunk;
-  for (std::int64_t c = thread; c < full_chunks; c += num_threads) {
-    const float* chunk = x + c * kSumChunk;
+    float lanes[kSumChunk] = {};  // independent accumulators: vectorisable, less rounding error
+    const std::int64_t full_chunks = n / kSumChunk;
+    for (std::int64_t c = thread; c < full_chunks; c += num_threads) {
+        const float* chunk = x + c * kSumChunk;
+        for (std::int64_t k = 0; k < kSumChunk; ++k) {
+            lanes[k] += chunk[k];
+        }
+    }
+    // The tail (n % kSumChunk elements) belongs to the thread whose turn the next chunk would be.
+    if (full_chunks % num_threads == thread) {
+        for (std::int64_t i = full_chunks * kSumChunk; i < n; ++i) {
+            lanes[0] += x[i];
+        }
+    }
+    float total = 0.0F;
     for (std::int64_t k = 0; k < kSumChunk; ++k) {
-      lanes[k] += chunk[k];
+        total += lanes[k];
     }
-  }
-  // The tail (n % kSumChunk elements) belongs to the thread whose turn the next chunk would be.
-  if (full_chunks % num_threads == thread) {
-    for (std::int64_t i = full_chunks * kSumChunk; i < n; ++i) {
-      lanes[0] += x[i];
-    }
-  }
-  float total = 0.0F;
-  for (std::int64_t k = 0; k < kSumChunk; ++k) {
-    total += lanes[k];
-  }
-  return total;
+    return total;
 }
 
 }  // namespace torchlings::kernels

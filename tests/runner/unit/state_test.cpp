@@ -1,0 +1,79 @@
+/// @file
+/// @brief Unit tests of the progress file: round trip, atomic save, corrupt-file recovery.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include "temp_dir.h"
+#include "tl_runner/state.h"
+#include "tl_runner/text.h"
+
+namespace tl = torchlings::runner;
+namespace fs = std::filesystem;
+
+TEST_CASE("a missing state file is an empty state without a warning") {
+    const tl::testing::TempDir dir;
+    const tl::StateFile state = tl::StateFile::load(dir.path() / ".torchlings/state.json");
+    CHECK(state.warning().empty());
+    CHECK(state.get("anything").status == tl::ExerciseStatus::kNotTried);
+    CHECK(state.get("anything").hints_revealed == 0);
+}
+
+TEST_CASE("the state survives a save and a load") {
+    const tl::testing::TempDir dir;
+    const fs::path path = dir.path() / ".torchlings/state.json";
+    tl::StateFile state = tl::StateFile::load(path);
+    state.record_check("choose_device", tl::ExerciseStatus::kDone);
+    state.record_check("parse_device", tl::ExerciseStatus::kBuildError);
+    state.at("parse_device").hints_revealed = 2;
+    state.save();
+    CHECK(fs::exists(path));
+    CHECK_FALSE(fs::exists(path.string() + ".tmp." + std::to_string(::getpid())));
+
+    const tl::StateFile loaded = tl::StateFile::load(path);
+    CHECK(loaded.warning().empty());
+    CHECK(loaded.get("choose_device").status == tl::ExerciseStatus::kDone);
+    CHECK_THAT(loaded.get("choose_device").checked_at, Catch::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
+    CHECK(loaded.get("parse_device").status == tl::ExerciseStatus::kBuildError);
+    CHECK(loaded.get("parse_device").hints_revealed == 2);
+    CHECK_THAT(tl::read_file(path), Catch::Contains("\"format_version\": 1") &&
+                                        Catch::Contains("\"status\": \"build_error\""));
+}
+
+TEST_CASE("a corrupt state file is moved aside with one warning, and work goes on") {
+    const tl::testing::TempDir dir;
+    const fs::path path = dir.write(".torchlings/state.json", "{\"format_version\": 1, \"exerc");
+    tl::StateFile state = tl::StateFile::load(path);
+    CHECK_THAT(state.warning(), Catch::Contains("not valid JSON") && Catch::Contains("state.json.corrupt"));
+    CHECK(fs::exists(path.string() + ".corrupt"));
+    state.record_check("x", tl::ExerciseStatus::kFailing);
+    state.save();
+    // The next load is clean: the warning is given once, not on every command.
+    CHECK(tl::StateFile::load(path).warning().empty());
+    CHECK(tl::StateFile::load(path).get("x").status == tl::ExerciseStatus::kFailing);
+}
+
+TEST_CASE("an unknown format version starts fresh; bad entries cost only themselves") {
+    const tl::testing::TempDir dir;
+    const fs::path future = dir.write("future.json", R"({"format_version": 9, "exercises": {}})");
+    CHECK_THAT(tl::StateFile::load(future).warning(), Catch::Contains("format_version is 9, expected 1"));
+
+    const fs::path odd = dir.write("odd.json", R"({"format_version": 1, "exercises": {
+        "good": {"status": "done", "hints_revealed": 1},
+        "weird": 42,
+        "unknown_status": {"status": "sleeping", "hints_revealed": "two"}}})");
+    const tl::StateFile state = tl::StateFile::load(odd);
+    CHECK(state.warning().empty());
+    CHECK(state.get("good").status == tl::ExerciseStatus::kDone);
+    CHECK(state.get("weird").status == tl::ExerciseStatus::kNotTried);
+    CHECK(state.get("unknown_status").status == tl::ExerciseStatus::kNotTried);
+    CHECK(state.get("unknown_status").hints_revealed == 0);
+}
+
+TEST_CASE("status words round-trip") {
+    for (auto status : {tl::ExerciseStatus::kDone, tl::ExerciseStatus::kFailing, tl::ExerciseStatus::kBuildError,
+                        tl::ExerciseStatus::kSkipped, tl::ExerciseStatus::kNotTried}) {
+        CHECK(tl::parse_status(tl::status_key(status)) == status);
+    }
+    CHECK(tl::status_label(tl::ExerciseStatus::kBuildError) == "build error");
+}

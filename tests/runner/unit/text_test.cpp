@@ -1,0 +1,60 @@
+/// @file
+/// @brief Unit tests of the string and path helpers.
+#include <catch2/catch.hpp>
+
+#include "temp_dir.h"
+#include "tl_runner/errors.h"
+#include "tl_runner/text.h"
+
+namespace tl = torchlings::runner;
+
+TEST_CASE("split_lines keeps a last line without newline and drops carriage returns") {
+    CHECK(tl::split_lines("") == std::vector<std::string>{});
+    CHECK(tl::split_lines("a\nb") == std::vector<std::string>{"a", "b"});
+    CHECK(tl::split_lines("a\r\n\nb\n") == std::vector<std::string>{"a", "", "b"});
+}
+
+TEST_CASE("trim, join, indent and last_lines") {
+    CHECK(tl::trim("  x y \n") == "x y");
+    CHECK(tl::trim(" \t ").empty());
+    CHECK(tl::join({"a", "b", "c"}, ", ") == "a, b, c");
+    CHECK(tl::indent("a\n\nb", "> ") == "> a\n\n> b\n");
+    CHECK(tl::last_lines("1\n2\n3\n", 2) == "2\n3\n");
+    CHECK(tl::last_lines("1\n", 5) == "1\n");
+}
+
+TEST_CASE("edit_distance counts insertions, deletions and substitutions") {
+    CHECK(tl::edit_distance("", "abc") == 3);
+    CHECK(tl::edit_distance("fx_pas", "fx_pass") == 1);
+    CHECK(tl::edit_distance("chose_device", "choose_device") == 1);
+    CHECK(tl::edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("display_path is relative inside the root and absolute outside") {
+    const tl::testing::TempDir dir;
+    const auto root = dir.path() / "course";
+    CHECK(tl::display_path(root / "exercises" / "a.cpp", root) == "exercises/a.cpp");
+    CHECK(tl::display_path(dir.path() / "elsewhere.cpp", root) == (dir.path() / "elsewhere.cpp").string());
+    CHECK(tl::same_path(root / "x" / ".." / "y", root / "y"));
+}
+
+TEST_CASE("format_seconds") {
+    CHECK(tl::format_seconds(0.43) == "0.4 s");
+    CHECK(tl::format_seconds(12.6) == "13 s");
+}
+
+TEST_CASE("read_file names the file it cannot read") {
+    const tl::testing::TempDir dir;
+    REQUIRE_THROWS_WITH(tl::read_file(dir.path() / "absent.json"), Catch::Contains("absent.json"));
+    tl::write_file(dir.path() / "sub" / "f.txt", "content");
+    CHECK(tl::read_file(dir.path() / "sub" / "f.txt") == "content");
+}
+
+TEST_CASE("a batch reports its most serious outcome; all-skipped only when all were") {
+    using tl::ExitCode;
+    CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kAllSkipped) == ExitCode::kOk);
+    CHECK(tl::most_serious(ExitCode::kAllSkipped, ExitCode::kAllSkipped) == ExitCode::kAllSkipped);
+    CHECK(tl::most_serious(ExitCode::kTestsFailed, ExitCode::kBuildError) == ExitCode::kBuildError);
+    CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kTestsFailed) == ExitCode::kTestsFailed);
+    CHECK(tl::most_serious(ExitCode::kEnvironment, ExitCode::kBuildError) == ExitCode::kEnvironment);
+}
