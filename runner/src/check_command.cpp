@@ -102,6 +102,17 @@ std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     return missing;
 }
 
+/// Where an exception or a signal struck. Catch2 v2 records an assertion's location only once
+/// it has finished, so the site is the check being evaluated (when Catch2 knows it), else the
+/// last check that finished, else the start of the test case (macro "TEST_CASE").
+std::string describe_site(const Context& context, const Failure& failure) {
+    const std::string where = location(context, failure.file, failure.line);
+    if (where.empty()) return {};
+    if (failure.macro.empty()) return "after the check at " + where;
+    if (failure.macro == "TEST_CASE") return "before the first check of the test case at " + where;
+    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
+}
+
 void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
     std::ostream& out = context.out();
     const Style& style = context.style();
@@ -119,17 +130,13 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
                 << "  Replace the TODO in " << context.show(context.course().learner_file(exercise))
                 << " with your code.\n";
             return;
-        case FailureKind::kException:
-            if (!failure.macro.empty()) {
-                out << "  " << failure.macro << "( " << failure.expr << " ) threw an exception:\n";
-            } else {
-                out << "  An exception nobody caught was thrown:\n";
-            }
-            out << "    " << style.bad(failure.message) << "\n";
-            if (!where.empty()) {
-                out << "  " << (failure.macro.empty() ? "after the last check, at " : "at ") << where << "\n";
-            }
+        case FailureKind::kException: {
+            out << "  An exception that nothing caught was thrown:\n"
+                << "    " << style.bad(failure.message) << "\n";
+            const std::string site = describe_site(context, failure);
+            if (!site.empty()) out << "  It was thrown " << site << ".\n";
             break;
+        }
         case FailureKind::kAssertion:
         case FailureKind::kCrash:
             if (!failure.expr.empty()) {
@@ -148,18 +155,13 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
     for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
 }
 
-/// Where a crash happened, when Catch2 caught the signal: the check being evaluated, or the
-/// last check that ran before it.
+/// Where a crash happened, when Catch2 caught the signal before the process died.
 void report_crash_site(const Context& context, const TestCaseResult* running) {
     if (running == nullptr) return;
     for (const Failure& failure : running->failures) {
-        if (failure.kind != FailureKind::kCrash || failure.line == 0) continue;
-        const std::string where = location(context, failure.file, failure.line);
-        if (!failure.macro.empty()) {
-            context.out() << "  It happened in " << failure.macro << "( " << failure.expr << " ) at " << where << "\n";
-        } else {
-            context.out() << "  It happened after the check at " << where << "\n";
-        }
+        const std::string site = describe_site(context, failure);
+        if (failure.kind != FailureKind::kCrash || site.empty()) continue;
+        context.out() << "  It happened " << site << ".\n";
         return;
     }
 }

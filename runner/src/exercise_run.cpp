@@ -13,6 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// The most output of a test program kept (the end of it); only its tail is ever shown.
+constexpr std::size_t kTestOutputLimit = 1 << 20;
+
 /// Time allowed for listing the test cases of a program that stopped early.
 constexpr std::chrono::seconds kListTimeout{20};
 
@@ -85,7 +88,7 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise) {
     ProcessSpec spec{{program.string(), "--reporter", "torchlings", "--out", events_path.string()},
                      context.root(),
                      OutputMode::kCapture,
-                     std::chrono::seconds(exercise.timeout_s)};
+                     std::chrono::seconds(exercise.timeout_s), kTestOutputLimit};
     run.process = run_process(spec);
     std::string events_text;
     if (fs::exists(events_path, error)) events_text = read_file(events_path);

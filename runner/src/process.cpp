@@ -79,7 +79,7 @@ struct ExecFailure {
 /// The child's side, between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int out_fd, int null_fd,
                              int report_fd) {
-    for (int signal : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE}) ::signal(signal, SIG_DFL);
+    for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE}) ::signal(number, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -109,6 +109,22 @@ int wait_inherited(pid_t pid) {
     return status;
 }
 
+/// Appends to the captured output, keeping only the last `limit` bytes when limit > 0.
+void append_output(ProcessResult& result, const char* data, std::size_t size, std::size_t limit) {
+    result.output.append(data, size);
+    if (limit > 0 && result.output.size() > 2 * limit) {
+        // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
+        result.output.erase(0, result.output.size() - limit);
+        result.output_truncated = true;
+    }
+}
+
+/// Stops the child's process group, and the child itself should it not lead one.
+void kill_group(pid_t pid) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
 /// Reads a captured child's output until it ends, stopping its group on timeout or Ctrl-C.
 int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult& result) {
     const Clock::time_point deadline =
@@ -119,7 +135,7 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
     int status = 0;
     while (pipe_open || !reaped) {
         if (g_interrupted != 0) {
-            kill(-pid, SIGKILL);
+            kill_group(pid);
             if (!reaped) waitpid(pid, &status, 0);
             throw Interrupted();
         }
@@ -127,7 +143,7 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
         if (spec.timeout && !reaped && !result.timed_out) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             if (left.count() <= 0) {
-                kill(-pid, SIGKILL);
+                kill_group(pid);
                 result.timed_out = true;
             }
             wait_ms = static_cast<int>(std::clamp<long long>(left.count(), 0, kPollIntervalMs));
@@ -137,7 +153,7 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
             if (poll(&poll_fd, 1, wait_ms) > 0) {
                 const ssize_t count = read(out_fd, buffer.data(), buffer.size());
                 if (count > 0) {
-                    result.output.append(buffer.data(), static_cast<std::size_t>(count));
+                    append_output(result, buffer.data(), static_cast<std::size_t>(count), spec.output_limit);
                 } else if (count == 0 || (errno != EINTR && errno != EAGAIN)) {
                     pipe_open = false;
                 }
@@ -197,6 +213,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
 
     const int status = capture ? wait_captured(pid, out_read.get(), spec, result) : wait_inherited(pid);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (spec.output_limit > 0 && result.output.size() > spec.output_limit) {
+        result.output.erase(0, result.output.size() - spec.output_limit);
+        result.output_truncated = true;
+    }
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     return result;

@@ -32,7 +32,8 @@
 
 namespace {
 
-using nlohmann::json;
+/// Keys stay in the documented order, which keeps the lines readable by people too.
+using json = nlohmann::ordered_json;
 
 constexpr std::string_view kSkipPrefix = TL_SKIP_PREFIX;
 constexpr std::string_view kTodoPrefix = "TODO:";
@@ -110,7 +111,10 @@ private:
         const Catch::AssertionResult& result = stats.assertionResult;
         const std::string macro(result.getTestMacroName());
         json messages = json::array();
-        for (const Catch::MessageInfo& info : stats.infoMessages) messages.push_back(info.message);
+        // Catch2 appends the result's own message to infoMessages; keep INFO/CAPTURE text only.
+        for (const Catch::MessageInfo& info : stats.infoMessages) {
+            if (info.type == Catch::ResultWas::Info) messages.push_back(info.message);
+        }
         // Outside any assertion, Catch2 names the expression "{Unknown expression after the
         // reported line}"; the kind and the line already say that, so leave it empty.
         const bool has_expr = !macro.empty() && result.hasExpression();

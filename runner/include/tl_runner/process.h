@@ -25,6 +25,9 @@ struct ProcessSpec {
     OutputMode output = OutputMode::kCapture;
     /// Stop the child's whole process group (SIGKILL) after this long. Capture mode only.
     std::optional<std::chrono::milliseconds> timeout;
+    /// Keep at most this many bytes of output, the most recent ones (0: keep everything), so
+    /// that a program printing in an endless loop cannot exhaust memory.
+    std::size_t output_limit = 0;
 };
 
 /// How a child ended.
@@ -33,6 +36,7 @@ struct ProcessResult {
     int signal = 0;          ///< the signal that ended it, or 0 (SIGKILL after a timeout)
     bool timed_out = false;  ///< the runner stopped it when the time limit ran out
     std::string output;      ///< stdout and stderr interleaved (capture mode)
+    bool output_truncated = false;  ///< the start of the output was dropped (output_limit)
     double seconds = 0.0;    ///< wall-clock time from start to end
 
     /// True when the child exited by itself with status 0.

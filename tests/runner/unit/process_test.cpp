@@ -59,6 +59,16 @@ TEST_CASE("a child past its time limit is stopped with its whole process group")
     CHECK(result.seconds < 5.0);
 }
 
+TEST_CASE("an output limit keeps the end of a flood of output") {
+    tl::ProcessSpec spec{{"sh", "-c", "i=0; while [ $i -lt 5000 ]; do echo line $i; i=$((i+1)); done"},
+                         {}, tl::OutputMode::kCapture, std::nullopt, 1000};
+    const tl::ProcessResult result = tl::run_process(spec);
+    CHECK(result.succeeded());
+    CHECK(result.output_truncated);
+    CHECK(result.output.size() == 1000);
+    CHECK_THAT(result.output, Catch::EndsWith("line 4999\n"));
+}
+
 TEST_CASE("a program that does not exist is an environment error naming it") {
     REQUIRE_THROWS_AS(tl::run_process({{"tl-no-such-program"}, {}, tl::OutputMode::kCapture, {}}),
                       tl::EnvironmentError);

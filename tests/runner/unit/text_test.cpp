@@ -4,6 +4,7 @@
 
 #include "temp_dir.h"
 #include "tl_runner/errors.h"
+#include "tl_runner/terminal.h"
 #include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
@@ -57,4 +58,13 @@ TEST_CASE("a batch reports its most serious outcome; all-skipped only when all w
     CHECK(tl::most_serious(ExitCode::kTestsFailed, ExitCode::kBuildError) == ExitCode::kBuildError);
     CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kTestsFailed) == ExitCode::kTestsFailed);
     CHECK(tl::most_serious(ExitCode::kEnvironment, ExitCode::kBuildError) == ExitCode::kEnvironment);
+}
+
+TEST_CASE("--color takes auto, always or never; a plain style adds no escapes") {
+    CHECK(tl::parse_color_mode("never") == tl::ColorMode::kNever);
+    CHECK(tl::parse_color_mode("always") == tl::ColorMode::kAlways);
+    CHECK_THROWS_AS(tl::parse_color_mode("sometimes"), tl::UsageError);
+    CHECK(tl::Style(false, false).bad("x") == "x");
+    CHECK(tl::Style(true, false).bad("x") == "\x1b[31mx\x1b[0m");
+    CHECK(tl::Style(false, false).pass_mark() == "PASS");
 }
