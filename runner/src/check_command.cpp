@@ -55,9 +55,12 @@ void report_build_error(Context& context, const Exercise& exercise, const BuildR
         out << "  The build failed without a recognisable error message; see the log.\n";
     } else {
         std::string where = location(context, error->file, error->line);
-        if (!where.empty() && error->column > 0) where += ":" + std::to_string(error->column);
-        out << "  " << style.bold(where.empty() ? "" : where + ": ") << style.bad("error: ")
-            << error->message << "\n";
+        if (where.empty()) {
+            out << "  " << style.bad(error->headline) << "\n";  // a linker or tool error
+        } else {
+            if (error->column > 0) where += ":" + std::to_string(error->column);
+            out << "  " << style.bold(where + ": ") << style.bad("error: ") << error->message << "\n";
+        }
         for (const std::string& line : error->context) out << "  " << line << "\n";
         if (!error->in_learner_file && !error->origin_file.empty()) {
             out << "  (the error is in another file; your file leads to it at "
@@ -262,8 +265,8 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
     }
     out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title << "\n";
     out << style.dim("  building ex_" + exercise.id + " ...") << std::flush;
-    const BuildResult build =
-        build_target(context, "ex_" + exercise.id, context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
+    const BuildResult build = build_finishing_line(
+        context, "ex_" + exercise.id, context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
     if (build.unknown_target) {
         out << "\n";
         throw EnvironmentError("The build has no target ex_" + exercise.id +

@@ -3,8 +3,10 @@
 #include "tl_runner/exercise_run.h"
 
 #include <chrono>
+#include <ostream>
 #include <system_error>
 
+#include "tl_runner/compiler_log.h"
 #include "tl_runner/errors.h"
 #include "tl_runner/text.h"
 
@@ -56,7 +58,28 @@ BuildResult build_target(Context& context, std::string_view target, const fs::pa
     } catch (const EnvironmentError& error) {
         context.err() << context.style().warn("warning: ") << error.what() << "\n";
     }
+    // Ninja re-runs CMake first when a CMakeLists.txt or exercises/info.json changed; when that
+    // fails, nothing was compiled, and the problem is the course set-up, not the learner's code.
+    if (!result.ok && result.log.find("rebuilding 'build.ninja'") != std::string::npos) {
+        const std::optional<CompilerError> error = first_error(result.log, {}, context.build_dir());
+        std::string what = "CMake could not re-configure " + context.show(context.build_dir()) + ", so nothing was built.";
+        if (error) {
+            what += "\n  " + error->headline;
+            for (const std::string& line : error->context) what += "\n  " + line;
+        }
+        throw EnvironmentError(what + "\n  Full log: " + context.show(log_path),
+                               "cmake " + context.show(context.build_dir()) + "   (shows the whole configure output)");
+    }
     return result;
+}
+
+BuildResult build_finishing_line(Context& context, std::string_view target, const fs::path& log_path) {
+    try {
+        return build_target(context, target, log_path);
+    } catch (...) {
+        context.out() << "\n" << std::flush;  // end the "building ..." line before the error
+        throw;
+    }
 }
 
 Verdict classify(const ProcessResult& process, const TestRun& events) {

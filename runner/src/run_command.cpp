@@ -18,7 +18,8 @@ int run_command(Context& context, const RunOptions& options) {
     const Style& style = context.style();
 
     out << style.dim("Building " + target + " ...") << std::flush;
-    const BuildResult build = build_target(context, target, context.build_dir() / "logs" / (target + ".build.log"));
+    const BuildResult build =
+        build_finishing_line(context, target, context.build_dir() / "logs" / (target + ".build.log"));
     if (build.unknown_target) {
         out << "\n";
         throw EnvironmentError("The build has no target " + target + ".",

@@ -31,7 +31,9 @@ class DeviceTimer {
     ~DeviceTimer();
     DeviceTimer(const DeviceTimer&) = delete;
     DeviceTimer& operator=(const DeviceTimer&) = delete;
+    /// Moves the timer (and its events).
     DeviceTimer(DeviceTimer&&) noexcept;
+    /// Moves the timer (and its events).
     DeviceTimer& operator=(DeviceTimer&&) noexcept;
 
     /// Marks the start (records an event on CUDA; synchronises and reads the clock elsewhere).

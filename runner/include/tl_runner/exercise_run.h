@@ -25,9 +25,15 @@ struct BuildResult {
 };
 
 /// Builds one target, saving the full output to `log_path`. Throws EnvironmentError when
-/// cmake is missing or the build folder is not configured.
+/// cmake is missing, the build folder is not configured, or CMake fails to re-configure it
+/// (then nothing was compiled, and the learner's code is not the cause).
 [[nodiscard]] BuildResult build_target(Context& context, std::string_view target,
                                        const std::filesystem::path& log_path);
+
+/// build_target() for a caller that has printed "building ... " without a newline: when the
+/// build throws, the line is ended first, so that the error starts on a line of its own.
+[[nodiscard]] BuildResult build_finishing_line(Context& context, std::string_view target,
+                                               const std::filesystem::path& log_path);
 
 /// What happened when a test program ran, in one word.
 enum class Verdict {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+/// Marks a function compiled for both the host and the device (empty outside nvcc).
 #if defined(__CUDACC__)
 #define TL_HOST_DEVICE __host__ __device__
 #else
