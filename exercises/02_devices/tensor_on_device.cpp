@@ -4,8 +4,8 @@
 /// LibTorch has no torch.set_default_device: factories make float32 CPU tensors unless their
 /// TensorOptions say otherwise. Making a tensor on the CPU (or in float32) and converting it with
 /// .to() costs a second tensor and a copy, and float32 has already rounded the values.
-/// Check it with: ./torchlings check tensor_on_device      Stuck? ./torchlings hint
-/// tensor_on_device
+/// Check it with: ./torchlings check tensor_on_device
+/// Stuck?         ./torchlings hint tensor_on_device
 #include "tensor_on_device.h"
 
 #include <torchlings/exercise.h>

@@ -15,10 +15,10 @@
 #include <c10/core/DeviceGuard.h>
 #include <torch/torch.h>
 
+#include <cstdint>
 #include <functional>
 #include <iomanip>
 #include <iostream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -47,7 +47,7 @@ std::string result_or_error(const std::function<std::string()>& attempt) {
 // saves the device to restore. For CUDA it is what torch.cuda.current_device() returns; the
 // public spelling of that is at::accelerator::getDeviceIndex(). Throws where the backend cannot
 // answer (CUDA without a GPU).
-c10::Device current_device(c10::DeviceType type) {
+torch::Device current_device(torch::DeviceType type) {
     return c10::impl::getDeviceGuardImpl(type)->getDevice();
 }
 
@@ -75,10 +75,10 @@ std::string milliseconds(double ms) {
 // with no index means "whichever device of that type is current when it is used".
 void show_making(const torchlings::LessonContext& context) {
     torchlings::print_section("1. Making a device");
-    torchlings::print_field("Device(kCUDA, 1)", c10::Device(c10::kCUDA, 1).str());
-    torchlings::print_field("Device(\"cuda:1\")", c10::Device("cuda:1").str());
-    torchlings::print_field("Device(kCPU)", c10::Device(c10::kCPU).str());
-    torchlings::print_field("Device(\"cuda\")", c10::Device("cuda").str());
+    torchlings::print_field("Device(kCUDA, 1)", torch::Device(torch::kCUDA, 1).str());
+    torchlings::print_field("Device(\"cuda:1\")", torch::Device("cuda:1").str());
+    torchlings::print_field("Device(kCPU)", torch::Device(torch::kCPU).str());
+    torchlings::print_field("Device(\"cuda\")", torch::Device("cuda").str());
     torchlings::print_field("Chosen by --device", context.device.str());
 }
 
@@ -87,7 +87,7 @@ void show_making(const torchlings::LessonContext& context) {
 void show_parts() {
     torchlings::print_section("2. The parts of a device");
     for (const char* text : {"cpu", "cuda", "cuda:1"}) {
-        const c10::Device device(text);
+        const torch::Device device(text);
         std::ostringstream parts;
         parts << "type() " << device.type() << ", index() " << static_cast<int>(device.index())
               << ", has_index() " << yes_no(device.has_index()) << ", is_cuda() "
@@ -101,14 +101,15 @@ void show_parts() {
 // even on a machine where the current GPU is 0.
 void show_equality(const torchlings::LessonContext& context) {
     torchlings::print_section("3. Equality");
-    torchlings::print_field("cuda == cuda:0", yes_no(c10::Device("cuda") == c10::Device("cuda:0")));
-    torchlings::print_field("cpu == cpu:0", yes_no(c10::Device("cpu") == c10::Device("cpu:0")));
+    torchlings::print_field("cuda == cuda:0",
+                            yes_no(torch::Device("cuda") == torch::Device("cuda:0")));
+    torchlings::print_field("cpu == cpu:0", yes_no(torch::Device("cpu") == torch::Device("cpu:0")));
     torchlings::print_field("cuda:1 == Device(kCUDA, 1)",
-                            yes_no(c10::Device("cuda:1") == c10::Device(c10::kCUDA, 1)));
+                            yes_no(torch::Device("cuda:1") == torch::Device(torch::kCUDA, 1)));
     // A tensor's device always has an index on a GPU (cuda:0, never cuda): comparing it with
     // Device(kCUDA) is always false there.
     const auto t = torch::zeros({2}, torch::TensorOptions().device(context.device));
-    const c10::Device type_only(t.device().type());
+    const torch::Device type_only(t.device().type());
     torchlings::print_field("A tensor's device()", t.device().str() + "; == Device(" +
                                                        type_only.str() + ") is " +
                                                        yes_no(t.device() == type_only));
@@ -121,12 +122,12 @@ void show_malformed() {
     torchlings::print_section("4. Malformed strings");
     for (const char* text : {"gpu", "cuda:abc", "cuda:01", ""}) {
         torchlings::print_field(std::string("Device(\"") + text + "\")", result_or_error([&] {
-                                    return "parsed as " + c10::Device(text).str();
+                                    return "parsed as " + torch::Device(text).str();
                                 }));
     }
     for (const char* text : {"cuda:256", "cuda:255"}) {
         torchlings::print_field(std::string("Device(\"") + text + "\")", result_or_error([&] {
-                                    return "no error, parsed as \"" + c10::Device(text).str() +
+                                    return "no error, parsed as \"" + torch::Device(text).str() +
                                            "\"";
                                 }));
     }
@@ -134,12 +135,12 @@ void show_malformed() {
                  " \"no index\". Check that str() gives back the text you parsed.\n";
 }
 
-// --- 5. Parsing is not existing ---
-// Nothing in c10::Device knows how many GPUs there are; the first tensor made on a missing GPU
+// --- 5. A device that parses may not exist ---
+// Nothing in torch::Device knows how many GPUs there are; the first tensor made on a missing GPU
 // is where it fails. Compare the index with torch::cuda::device_count() yourself.
 void show_existence() {
-    torchlings::print_section("5. Parsing is not existing");
-    const c10::Device seven("cuda:7");
+    torchlings::print_section("5. A device that parses may not exist");
+    const torch::Device seven("cuda:7");
     const int gpus = static_cast<int>(torch::cuda::device_count());
     torchlings::print_field("Device(\"cuda:7\")", "parsed as " + seven.str());
     torchlings::print_field("CUDA devices here", std::to_string(gpus));
@@ -161,12 +162,12 @@ void show_existence() {
 // only one device, so it is a no-op; for a GPU that is not there it throws.
 void show_guards(const torchlings::LessonContext& context) {
     torchlings::print_section("6. The current device and scoped switching");
-    torchlings::print_field("Current CPU device", current_device(c10::kCPU).str());
+    torchlings::print_field("Current CPU device", current_device(torch::kCPU).str());
     {
-        const c10::DeviceGuard guard(c10::Device(c10::kCPU));
-        torchlings::print_field("Inside DeviceGuard(cpu)", current_device(c10::kCPU).str());
+        const c10::DeviceGuard guard(torch::Device(torch::kCPU));
+        torchlings::print_field("Inside DeviceGuard(cpu)", current_device(torch::kCPU).str());
     }
-    torchlings::print_field("After the guard", current_device(c10::kCPU).str());
+    torchlings::print_field("After the guard", current_device(torch::kCPU).str());
     {
         const c10::OptionalDeviceGuard unset;  // e.g. for a tensor that may be undefined
         torchlings::print_field("OptionalDeviceGuard()",
@@ -176,25 +177,24 @@ void show_guards(const torchlings::LessonContext& context) {
         // The kernel-writer's idiom: make the inputs' device current, whatever it is.
         const auto t = torch::ones({2}, torch::TensorOptions().device(context.device));
         const c10::OptionalDeviceGuard guard(t.device());
-        torchlings::print_field("OptionalDeviceGuard(t.device())",
-                                current_device(t.device().type()).str());
+        torchlings::print_field("Guarded by t.device()", current_device(t.device().type()).str());
     }
     const int gpus = static_cast<int>(torch::cuda::device_count());
     const std::string cuda_guard = result_or_error([gpus] {
         if (gpus == 0) {
             // Shown for its error: a guard for a GPU that is not there throws at construction.
-            const c10::DeviceGuard guard(c10::Device(c10::kCUDA, 0));
+            const c10::DeviceGuard guard(torch::Device(torch::kCUDA, 0));
             return std::string("DeviceGuard(cuda:0) did not throw");
         }
-        const std::string before = current_device(c10::kCUDA).str();
-        const c10::Device last(c10::kCUDA, static_cast<c10::DeviceIndex>(gpus - 1));
+        const std::string before = current_device(torch::kCUDA).str();
+        const torch::Device last(torch::kCUDA, static_cast<c10::DeviceIndex>(gpus - 1));
         std::string inside;
         {
             const c10::DeviceGuard guard(last);
-            inside = current_device(c10::kCUDA).str();
+            inside = current_device(torch::kCUDA).str();
         }
         return "current " + before + ", inside DeviceGuard(" + last.str() + ") " + inside +
-               ", after " + current_device(c10::kCUDA).str();
+               ", after " + current_device(torch::kCUDA).str();
     });
     std::cout << "- DeviceGuard(cuda:" << (gpus == 0 ? 0 : gpus - 1)
               << ") on this machine: " << cuda_guard << '\n';
@@ -212,59 +212,75 @@ void show_options(const torchlings::LessonContext& context) {
     torchlings::print_field("full({2, 3}, 0.1, options)", describe_tensor(t));
     torchlings::print_field("Its first element", all_digits(t[0][0].item<double>()));
     const auto detour = torch::full({2, 3}, 0.1).to(context.device, torch::kFloat64);
-    torchlings::print_field("full(0.1) then .to(kDouble)", all_digits(detour[0][0].item<double>()));
+    torchlings::print_field("float32, then .to(kDouble)", all_digits(detour[0][0].item<double>()));
     const auto buffer = torch::zeros({4}, t.options());
     torchlings::print_field("zeros({4}, t.options())", describe_tensor(buffer));
 }
 
 // --- 8. What the detour costs ---
-// Three ways to the same float64 tensor on the chosen device, timed with the course's timer
-// (events on a GPU, a synchronised clock on the CPU).
+// Three ways to the same float64 tensor on the chosen device. The napkin math comes first (what
+// each way allocates and moves), then the time, measured with the course's timer (CUDA events
+// on a GPU, a synchronised clock elsewhere). The tensor is large (32 MiB) so that the work, not
+// the scheduler of a busy machine, decides the figures; the best of the runs is reported
+// because on a shared machine noise only ever adds time.
 void show_cost(const torchlings::LessonContext& context) {
     torchlings::print_section("8. What the detour costs");
-    constexpr int kRepetitions = 20;
-    const std::vector<int64_t> shape = {1024, 1024};  // 8 MiB of float64
-    const c10::Device device = context.device;
+    constexpr int kRepetitions = 10;
+    constexpr int64_t kSide = 2048;
+    const std::vector<int64_t> shape = {kSide, kSide};
+    const std::uint64_t f64_bytes = kSide * kSide * sizeof(double);
+    const std::uint64_t f32_bytes = kSide * kSide * sizeof(float);
+    const torch::Device device = context.device;
     const auto on_device = torch::TensorOptions().device(device).dtype(torch::kFloat64);
     const auto time_it = [&](const std::function<torch::Tensor()>& make) {
         const auto summary = torchlings::time_on_device(
             device, [&] { (void)make(); }, kRepetitions);
-        return milliseconds(summary.median_ms);
+        return milliseconds(summary.min_ms);
     };
-    torchlings::print_field("Shape and dtype", "[1024, 1024] float64 on " + device.str() +
-                                                   ", median of " + std::to_string(kRepetitions) +
-                                                   " runs");
+    const auto mib = [](std::uint64_t bytes) { return torchlings::format_bytes(bytes); };
+    torchlings::print_field("Tensor", "[2048, 2048] float64 (" + mib(f64_bytes) + ") on " +
+                                          device.str() + ", best of " +
+                                          std::to_string(kRepetitions) + " runs");
     torchlings::print_field("Made there with options",
-                            time_it([&] { return torch::full(shape, 0.1, on_device); }));
-    torchlings::print_field("float32, then .to(kDouble)", time_it([&] {
-                                return torch::full(shape, 0.1).to(device, torch::kFloat64);
-                            }));
-    torchlings::print_field("On the CPU, then .to(device)", time_it([&] {
-                                return torch::full(shape, 0.1, torch::kFloat64).to(device);
-                            }));
-    std::cout << "- .to() returns the tensor itself when nothing changes (same device and dtype),"
-                 " so on the CPU the last line costs what the first does; on a GPU it adds a"
-                 " host fill and a copy over the bus.\n";
+                            time_it([&] { return torch::full(shape, 0.1, on_device); }) +
+                                "; 1 tensor, " + mib(f64_bytes) + " written");
+    torchlings::print_field(
+        "float32, then .to(kDouble)",
+        time_it([&] {
+            return torch::full(shape, 0.1, torch::TensorOptions().device(device))
+                .to(torch::kFloat64);
+        }) + "; 2 tensors, " +
+            mib(f32_bytes) + " written, read back, " + mib(f64_bytes) + " written");
+    // .to() returns the tensor itself when the device and dtype already match: on the CPU the
+    // third way is the first one; on a GPU it adds a host tensor and a copy over the bus.
+    const std::string third_route =
+        device.is_cpu()
+            ? "1 tensor, " + mib(f64_bytes) + " written (.to(cpu) returns it as is)"
+            : "2 tensors, " + mib(f64_bytes) + " written on the host, copied to " + device.str();
+    torchlings::print_field(
+        "CPU, then .to(device)",
+        time_it([&] { return torch::full(shape, 0.1, torch::kFloat64).to(device); }) + "; " +
+            third_route);
 }
 
 // --- 9. try_gpu and try_all_gpus ---
 // The "Dive into Deep Learning" helpers, in C++: ask for a GPU, fall back to the CPU, and never
 // hand back an empty list.
-c10::Device try_gpu(int i) {
+torch::Device try_gpu(int i) {
     if (i >= 0 && i < static_cast<int>(torch::cuda::device_count())) {
-        return {c10::kCUDA, static_cast<c10::DeviceIndex>(i)};
+        return {torch::kCUDA, static_cast<c10::DeviceIndex>(i)};
     }
-    return c10::Device(c10::kCPU);
+    return torch::Device(torch::kCPU);
 }
 
-std::vector<c10::Device> try_all_gpus() {
-    std::vector<c10::Device> devices;
+std::vector<torch::Device> try_all_gpus() {
+    std::vector<torch::Device> devices;
     const int gpus = static_cast<int>(torch::cuda::device_count());
     for (int i = 0; i < gpus; ++i) {
-        devices.emplace_back(c10::kCUDA, static_cast<c10::DeviceIndex>(i));
+        devices.emplace_back(torch::kCUDA, static_cast<c10::DeviceIndex>(i));
     }
     if (devices.empty()) {
-        devices.emplace_back(c10::kCPU);
+        devices.emplace_back(torch::kCPU);
     }
     return devices;
 }

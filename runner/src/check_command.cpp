@@ -21,7 +21,9 @@ constexpr std::size_t kOutputTailLines = 20;
 std::vector<const Exercise*> select_exercises(const Course& course, const CheckOptions& options) {
     std::vector<const Exercise*> selected;
     if (options.all) {
-        for (const Exercise& exercise : course.exercises()) selected.push_back(&exercise);
+        for (const Exercise& exercise : course.exercises()) {
+            selected.push_back(&exercise);
+        }
         return selected;
     }
     if (options.targets.empty()) {
@@ -40,9 +42,13 @@ std::vector<const Exercise*> select_exercises(const Course& course, const CheckO
 
 /// "file:line" with the file relative to the course root.
 std::string location(const Context& context, const std::string& file, int line) {
-    if (file.empty()) return {};
+    if (file.empty()) {
+        return {};
+    }
     std::string text = context.show(file);
-    if (line > 0) text += ":" + std::to_string(line);
+    if (line > 0) {
+        text += ":" + std::to_string(line);
+    }
     return text;
 }
 
@@ -58,10 +64,15 @@ void report_build_error(Context& context, const Exercise& exercise, const BuildR
         if (where.empty()) {
             out << "  " << style.bad(error->headline) << "\n";  // a linker or tool error
         } else {
-            if (error->column > 0) where += ":" + std::to_string(error->column);
-            out << "  " << style.bold(where + ": ") << style.bad("error: ") << error->message << "\n";
+            if (error->column > 0) {
+                where += ":" + std::to_string(error->column);
+            }
+            out << "  " << style.bold(where + ": ") << style.bad("error: ") << error->message
+                << "\n";
         }
-        for (const std::string& line : error->context) out << "  " << line << "\n";
+        for (const std::string& line : error->context) {
+            out << "  " << line << "\n";
+        }
         if (!error->in_learner_file && !error->origin_file.empty()) {
             out << "  (the error is in another file; your file leads to it at "
                 << location(context, error->origin_file, error->origin_line) << ")\n";
@@ -83,15 +94,23 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
                 << style.dim(" (skipped: " + result.skip_reason + ")") << "\n";
             return;
         case CaseStatus::kFailed:
-        case CaseStatus::kUnfinished: break;
+        case CaseStatus::kUnfinished:
+            break;
     }
     std::string note;
     if (&result == run.events.interrupted_case()) {
-        if (run.verdict == Verdict::kTimedOut) note = " (stopped here)";
-        if (run.verdict == Verdict::kCrashed) note = " (crashed here)";
-        if (run.verdict == Verdict::kExitedEarly) note = " (exited here)";
+        if (run.verdict == Verdict::kTimedOut) {
+            note = " (stopped here)";
+        }
+        if (run.verdict == Verdict::kCrashed) {
+            note = " (crashed here)";
+        }
+        if (run.verdict == Verdict::kExitedEarly) {
+            note = " (exited here)";
+        }
     }
-    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name << style.dim(note) << "\n";
+    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
+        << style.dim(note) << "\n";
 }
 
 /// Cases the program declares but never reached because it stopped early.
@@ -100,7 +119,9 @@ std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     for (const std::string& name : run.all_cases) {
         const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
                                      [&](const TestCaseResult& c) { return c.name == name; });
-        if (!ran) missing.push_back(name);
+        if (!ran) {
+            missing.push_back(name);
+        }
     }
     return missing;
 }
@@ -110,9 +131,15 @@ std::vector<std::string> cases_not_run(const TestProgramRun& run) {
 /// last check that finished, else the start of the test case (macro "TEST_CASE").
 std::string describe_site(const Context& context, const Failure& failure) {
     const std::string where = location(context, failure.file, failure.line);
-    if (where.empty()) return {};
-    if (failure.macro.empty()) return "after the check at " + where;
-    if (failure.macro == "TEST_CASE") return "before the first check of the test case at " + where;
+    if (where.empty()) {
+        return {};
+    }
+    if (failure.macro.empty()) {
+        return "after the check at " + where;
+    }
+    if (failure.macro == "TEST_CASE") {
+        return "before the first check of the test case at " + where;
+    }
     return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
 }
 
@@ -137,7 +164,9 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
             out << "  An exception that nothing caught was thrown:\n"
                 << "    " << style.bad(failure.message) << "\n";
             const std::string site = describe_site(context, failure);
-            if (!site.empty()) out << "  It was thrown " << site << ".\n";
+            if (!site.empty()) {
+                out << "  It was thrown " << site << ".\n";
+            }
             break;
         }
         case FailureKind::kAssertion:
@@ -150,20 +179,32 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
             } else if (!failure.macro.empty()) {
                 out << "  " << style.bad(failure.macro) << "\n";
             }
-            if (!failure.message.empty()) out << "  " << failure.message << "\n";
-            for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
-            if (!where.empty()) out << "  at " << where << "\n";
+            if (!failure.message.empty()) {
+                out << "  " << failure.message << "\n";
+            }
+            for (const std::string& message : failure.messages) {
+                out << "  info: " << message << "\n";
+            }
+            if (!where.empty()) {
+                out << "  at " << where << "\n";
+            }
             return;
     }
-    for (const std::string& message : failure.messages) out << "  info: " << message << "\n";
+    for (const std::string& message : failure.messages) {
+        out << "  info: " << message << "\n";
+    }
 }
 
 /// Where a crash happened, when Catch2 caught the signal before the process died.
 void report_crash_site(const Context& context, const TestCaseResult* running) {
-    if (running == nullptr) return;
+    if (running == nullptr) {
+        return;
+    }
     for (const Failure& failure : running->failures) {
         const std::string site = describe_site(context, failure);
-        if (failure.kind != FailureKind::kCrash || site.empty()) continue;
+        if (failure.kind != FailureKind::kCrash || site.empty()) {
+            continue;
+        }
         context.out() << "  It happened " << site << ".\n";
         return;
     }
@@ -178,20 +219,27 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
                                                  : " before any test case started";
     switch (run.verdict) {
         case Verdict::kCrashed:
-            out << "\n" << style.bad("The test program crashed with " + signal_name(run.process.signal)) << where
-                << ".\n  " << signal_name(run.process.signal) << ": " << signal_meaning(run.process.signal) << "\n";
+            out << "\n"
+                << style.bad("The test program crashed with " + signal_name(run.process.signal))
+                << where << ".\n  " << signal_name(run.process.signal) << ": "
+                << signal_meaning(run.process.signal) << "\n";
             report_crash_site(context, running);
             break;
         case Verdict::kTimedOut:
-            out << "\n" << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where << ".\n"
+            out << "\n"
+                << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where
+                << ".\n"
                 << "  The time limit of this exercise is " << run.timeout_s
                 << " s. Look for a loop that never ends or a wait that never returns.\n";
             break;
         case Verdict::kExitedEarly:
-            out << "\n" << style.bad("The test program exited with status " + std::to_string(run.process.exit_code)) << where
-                << ".\n  Code under test must return or throw, never call exit().\n";
+            out << "\n"
+                << style.bad("The test program exited with status " +
+                             std::to_string(run.process.exit_code))
+                << where << ".\n  Code under test must return or throw, never call exit().\n";
             break;
-        default: break;
+        default:
+            break;
     }
 }
 
@@ -201,14 +249,18 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     const int passed = run.events.count(CaseStatus::kPassed);
     const int skipped = run.events.count(CaseStatus::kSkipped);
     const int total = static_cast<int>(std::max(run.events.cases.size(), run.all_cases.size()));
-    std::string summary = exercise.id + ": " + std::to_string(passed) + "/" + std::to_string(total) + " tests passed";
-    if (skipped > 0) summary += ", " + std::to_string(skipped) + " skipped";
+    std::string summary =
+        exercise.id + ": " + std::to_string(passed) + "/" + std::to_string(total) + " tests passed";
+    if (skipped > 0) {
+        summary += ", " + std::to_string(skipped) + " skipped";
+    }
     context.out() << "\n";
     if (run.verdict == Verdict::kPassed) {
         context.out() << style.good(summary + ". Done!") << "\n";
     } else if (run.verdict == Verdict::kAllSkipped) {
-        context.out() << style.warn(exercise.id + ": every test was skipped (" + std::to_string(skipped) + " of " +
-                                    std::to_string(total) + "), so nothing was checked on this machine.")
+        context.out() << style.warn(exercise.id + ": every test was skipped (" +
+                                    std::to_string(skipped) + " of " + std::to_string(total) +
+                                    "), so nothing was checked on this machine.")
                       << "\n";
     } else {
         context.out() << style.bad(summary) << "\n";
@@ -216,36 +268,51 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
 }
 
 void suggest_hint(Context& context, const Exercise& exercise) {
-    if (exercise.hints.empty()) return;
+    if (exercise.hints.empty()) {
+        return;
+    }
     context.out() << "Stuck? " << kCommand << " hint " << exercise.id << "\n";
 }
 
 /// The verdict as an exit code and a status for the progress file.
 std::pair<ExitCode, ExerciseStatus> outcome(Verdict verdict) {
     switch (verdict) {
-        case Verdict::kPassed: return {ExitCode::kOk, ExerciseStatus::kDone};
-        case Verdict::kAllSkipped: return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
-        default: return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
+        case Verdict::kPassed:
+            return {ExitCode::kOk, ExerciseStatus::kDone};
+        case Verdict::kAllSkipped:
+            return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
+        default:
+            return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
     }
 }
 
 void report_run(Context& context, const Exercise& exercise, const TestProgramRun& run) {
     std::ostream& out = context.out();
     if (run.verdict == Verdict::kNoReport) {
-        throw EnvironmentError("The test program " + context.show(context.binary("ex_" + exercise.id)) +
-                               " reported no results (exit status " + std::to_string(run.process.exit_code) +
-                               "). Its output:\n" + indent(last_lines(run.process.output, kOutputTailLines), "  "),
-                               "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
+        throw EnvironmentError(
+            "The test program " + context.show(context.binary("ex_" + exercise.id)) +
+                " reported no results (exit status " + std::to_string(run.process.exit_code) +
+                "). Its output:\n" + indent(last_lines(run.process.output, kOutputTailLines), "  "),
+            "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
     }
-    for (const TestCaseResult& result : run.events.cases) report_case(context, run, result);
+    for (const TestCaseResult& result : run.events.cases) {
+        report_case(context, run, result);
+    }
     const std::vector<std::string> not_run = cases_not_run(run);
-    for (const std::string& name : not_run) out << "  " << context.style().dim("· " + name + " (not run)") << "\n";
-    if (run.verdict == Verdict::kNoTests) out << "  The test program ran no test cases.\n";
+    for (const std::string& name : not_run) {
+        out << "  " << context.style().dim("· " + name + " (not run)") << "\n";
+    }
+    if (run.verdict == Verdict::kNoTests) {
+        out << "  The test program ran no test cases.\n";
+    }
 
     const TestCaseResult* failed = run.events.first_failure();
-    if (run.verdict == Verdict::kFailed && failed != nullptr) report_failure(context, exercise, *failed);
+    if (run.verdict == Verdict::kFailed && failed != nullptr) {
+        report_failure(context, exercise, *failed);
+    }
     report_stopped_run(context, run);
-    if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped && !trim(run.process.output).empty()) {
+    if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
+        !trim(run.process.output).empty()) {
         out << "\nOutput of the test program (last " << kOutputTailLines << " lines at most):\n"
             << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
     }
@@ -263,15 +330,18 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
         throw EnvironmentError("The exercise file " + context.show(learner) + " is missing.",
                                "git checkout -- " + context.show(learner));
     }
-    out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title << "\n";
+    out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title
+        << "\n";
     out << style.dim("  building ex_" + exercise.id + " ...") << std::flush;
-    const BuildResult build = build_finishing_line(
-        context, "ex_" + exercise.id, context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
+    const BuildResult build =
+        build_finishing_line(context, "ex_" + exercise.id,
+                             context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
     if (build.unknown_target) {
         out << "\n";
-        throw EnvironmentError("The build has no target ex_" + exercise.id +
-                                   " (was the build configured before this exercise existed?).",
-                               "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+        throw EnvironmentError(
+            "The build has no target ex_" + exercise.id +
+                " (was the build configured before this exercise existed?).",
+            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
     }
     if (!build.ok) {
         out << " " << style.bad("failed") << "\n";
@@ -287,7 +357,9 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
     const TestProgramRun run = run_test_program(context, exercise);
     report_run(context, exercise, run);
     const auto [code, status] = outcome(run.verdict);
-    if (code == ExitCode::kTestsFailed) suggest_hint(context, exercise);
+    if (code == ExitCode::kTestsFailed) {
+        suggest_hint(context, exercise);
+    }
     context.state().record_check(exercise.id, status);
     context.save_state();
     return code;
@@ -297,10 +369,14 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
 void suggest_next(Context& context, const Exercise& passed) {
     const std::vector<Exercise>& all = context.course().exercises();
     for (std::size_t i = 0; i + 1 < all.size(); ++i) {
-        if (all[i].id != passed.id) continue;
+        if (all[i].id != passed.id) {
+            continue;
+        }
         const Exercise& next = all[i + 1];
         context.out() << "Next: " << kCommand << " check " << next.id;
-        if (next.lesson != passed.lesson) context.out() << "   (lesson " << next.lesson << " begins)";
+        if (next.lesson != passed.lesson) {
+            context.out() << "   (lesson " << next.lesson << " begins)";
+        }
         context.out() << "\n";
         return;
     }
@@ -315,16 +391,20 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
     std::optional<ExitCode> overall;
     int done = 0;
     for (const Exercise* exercise : exercises) {
-        if (overall) context.out() << "\n";
+        if (overall) {
+            context.out() << "\n";
+        }
         const ExitCode code = check_one(context, *exercise);
         done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;
     }
-    if (exercises.size() == 1 && overall == ExitCode::kOk) suggest_next(context, *exercises.front());
+    if (exercises.size() == 1 && overall == ExitCode::kOk) {
+        suggest_next(context, *exercises.front());
+    }
     if (exercises.size() > 1) {
         context.out() << "\n"
-                      << context.style().bold("Checked " + std::to_string(exercises.size()) + " exercises: " +
-                                              std::to_string(done) + " pass.")
+                      << context.style().bold("Checked " + std::to_string(exercises.size()) +
+                                              " exercises: " + std::to_string(done) + " pass.")
                       << "\n";
     }
     return overall.value_or(ExitCode::kOk);

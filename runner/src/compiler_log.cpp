@@ -29,7 +29,9 @@ bool is_number(std::string_view text) {
 /// "path:12:5" or "path:12" (gcc, clang); nothing when the text does not end in a line number.
 std::optional<Location> parse_colon_location(std::string_view text) {
     const std::size_t last = text.rfind(':');
-    if (last == std::string_view::npos || !is_number(text.substr(last + 1))) return std::nullopt;
+    if (last == std::string_view::npos || !is_number(text.substr(last + 1))) {
+        return std::nullopt;
+    }
     const std::size_t before = text.rfind(':', last - 1);
     if (before != std::string_view::npos && last > 0 &&
         is_number(text.substr(before + 1, last - before - 1))) {
@@ -37,8 +39,11 @@ std::optional<Location> parse_colon_location(std::string_view text) {
                         std::stoi(std::string(text.substr(before + 1, last - before - 1))),
                         std::stoi(std::string(text.substr(last + 1)))};
     }
-    if (last == 0) return std::nullopt;
-    return Location{std::string(text.substr(0, last)), std::stoi(std::string(text.substr(last + 1))), 0};
+    if (last == 0) {
+        return std::nullopt;
+    }
+    return Location{std::string(text.substr(0, last)),
+                    std::stoi(std::string(text.substr(last + 1))), 0};
 }
 
 /// A diagnostic line: where (if anywhere) and what.
@@ -52,11 +57,15 @@ struct ErrorLine {
 std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
     for (std::string_view marker : {": error: ", ": fatal error: "}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) continue;
+        if (at == std::string_view::npos) {
+            continue;
+        }
         return ErrorLine{parse_colon_location(line.substr(0, at)),
                          std::string(line.substr(at + marker.size()))};
     }
-    if (line.rfind("error: ", 0) == 0) return ErrorLine{std::nullopt, std::string(line.substr(7))};
+    if (line.rfind("error: ", 0) == 0) {
+        return ErrorLine{std::nullopt, std::string(line.substr(7))};
+    }
     return std::nullopt;
 }
 
@@ -64,13 +73,17 @@ std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
 std::optional<ErrorLine> parse_nvcc_style(std::string_view line) {
     for (std::string_view marker : {"): error", "): catastrophic error"}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) continue;
+        if (at == std::string_view::npos) {
+            continue;
+        }
         const std::size_t open = line.rfind('(', at);
         if (open == std::string_view::npos || !is_number(line.substr(open + 1, at - open - 1))) {
             continue;
         }
         const std::size_t colon = line.find(':', at + marker.size());
-        if (colon == std::string_view::npos) continue;
+        if (colon == std::string_view::npos) {
+            continue;
+        }
         Location where{std::string(line.substr(0, open)),
                        std::stoi(std::string(line.substr(open + 1, at - open - 1))), 0};
         return ErrorLine{std::move(where), trim(line.substr(colon + 1))};
@@ -80,9 +93,15 @@ std::optional<ErrorLine> parse_nvcc_style(std::string_view line) {
 
 /// Any line that reports an error, with its location when it has one.
 std::optional<ErrorLine> parse_error_line(std::string_view line) {
-    if (line.rfind("FAILED: ", 0) == 0) return std::nullopt;  // ninja's echo of the command
-    if (auto nvcc = parse_nvcc_style(line)) return nvcc;
-    if (auto gcc = parse_gcc_style(line)) return gcc;
+    if (line.rfind("FAILED: ", 0) == 0) {
+        return std::nullopt;  // ninja's echo of the command
+    }
+    if (auto nvcc = parse_nvcc_style(line)) {
+        return nvcc;
+    }
+    if (auto gcc = parse_gcc_style(line)) {
+        return gcc;
+    }
     if (line.find("undefined reference to") != std::string_view::npos ||
         line.rfind("CMake Error", 0) == 0) {
         return ErrorLine{std::nullopt, trim(line)};
@@ -92,26 +111,31 @@ std::optional<ErrorLine> parse_error_line(std::string_view line) {
 
 /// Lines the compiler prints under an error: the quoted source, the caret, linker details.
 bool is_context_line(std::string_view line) {
-    return !line.empty() && (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0);
+    return !line.empty() &&
+           (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0);
 }
 
 /// Compares printed paths with the learner's file, resolving each printed path once.
 class LearnerFileMatcher {
-public:
+  public:
     LearnerFileMatcher(fs::path learner_file, fs::path build_dir)
         : learner_file_(std::move(learner_file)), build_dir_(std::move(build_dir)) {}
 
     bool matches(const std::string& printed) {
         const auto cached = cache_.find(printed);
-        if (cached != cache_.end()) return cached->second;
+        if (cached != cache_.end()) {
+            return cached->second;
+        }
         fs::path path(printed);
-        if (path.is_relative()) path = build_dir_ / path;
+        if (path.is_relative()) {
+            path = build_dir_ / path;
+        }
         const bool same = same_path(path, learner_file_);
         cache_.emplace(printed, same);
         return same;
     }
 
-private:
+  private:
     fs::path learner_file_;
     fs::path build_dir_;
     std::map<std::string, bool> cache_;
@@ -125,20 +149,29 @@ std::optional<Location> learner_origin(std::string_view line, LearnerFileMatcher
         const std::size_t at = text.find(prefix);
         if (at != std::string_view::npos && trim(text.substr(0, at)).empty()) {
             text = text.substr(at + prefix.size());
-            while (!text.empty() && (text.back() == ':' || text.back() == ',')) text.remove_suffix(1);
-            const auto where = parse_colon_location(text);
-            if (where && matcher.matches(where->file)) return where;
+            while (!text.empty() && (text.back() == ':' || text.back() == ',')) {
+                text.remove_suffix(1);
+            }
+            auto where = parse_colon_location(text);
+            if (where && matcher.matches(where->file)) {
+                return where;
+            }
             return std::nullopt;
         }
     }
     const std::size_t required = line.find(":   required from");
-    if (required == std::string_view::npos) return std::nullopt;
-    const auto where = parse_colon_location(line.substr(0, required));
-    if (where && matcher.matches(where->file)) return where;
+    if (required == std::string_view::npos) {
+        return std::nullopt;
+    }
+    auto where = parse_colon_location(line.substr(0, required));
+    if (where && matcher.matches(where->file)) {
+        return where;
+    }
     return std::nullopt;
 }
 
-CompilerError make_error(const std::vector<std::string>& lines, std::size_t index, ErrorLine parsed) {
+CompilerError make_error(const std::vector<std::string>& lines, std::size_t index,
+                         ErrorLine parsed) {
     CompilerError error;
     if (parsed.where) {
         error.file = parsed.where->file;
@@ -147,8 +180,8 @@ CompilerError make_error(const std::vector<std::string>& lines, std::size_t inde
     }
     error.message = std::move(parsed.message);
     error.headline = lines[index];
-    for (std::size_t i = index + 1; i < lines.size() && is_context_line(lines[i]) &&
-                                    error.context.size() < kMaxContextLines;
+    for (std::size_t i = index + 1;
+         i < lines.size() && is_context_line(lines[i]) && error.context.size() < kMaxContextLines;
          ++i) {
         error.context.push_back(lines[i]);
     }
@@ -165,7 +198,9 @@ std::optional<CompilerError> first_error(std::string_view log, const fs::path& l
     std::optional<ErrorLine> first_any_parsed;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::optional<ErrorLine> parsed = parse_error_line(lines[i]);
-        if (!parsed) continue;
+        if (!parsed) {
+            continue;
+        }
         if (parsed->where && matcher.matches(parsed->where->file)) {
             CompilerError error = make_error(lines, i, std::move(*parsed));
             error.in_learner_file = true;
@@ -176,12 +211,16 @@ std::optional<CompilerError> first_error(std::string_view log, const fs::path& l
             first_any_parsed = std::move(parsed);
         }
     }
-    if (!first_any) return std::nullopt;
+    if (!first_any) {
+        return std::nullopt;
+    }
 
     CompilerError error = make_error(lines, *first_any, std::move(*first_any_parsed));
     // gcc prints the include chain and "required from here" just before the error itself.
     for (std::size_t i = *first_any; i-- > 0;) {
-        if (parse_error_line(lines[i])) break;  // the previous diagnostic
+        if (parse_error_line(lines[i])) {
+            break;  // the previous diagnostic
+        }
         if (auto origin = learner_origin(lines[i], matcher)) {
             error.origin_file = origin->file;
             error.origin_line = origin->line;

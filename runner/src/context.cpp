@@ -23,14 +23,18 @@ Context::Context(fs::path root, fs::path build_dir, fs::path state_path, Style s
       err_(err) {}
 
 const Course& Context::course() {
-    if (!course_) course_ = Course::load(root_);
+    if (!course_) {
+        course_ = Course::load(root_);
+    }
     return *course_;
 }
 
 StateFile& Context::state() {
     if (!state_) {
         state_ = StateFile::load(state_path_);
-        if (!state_->warning().empty()) err_ << style_.warn("warning: ") << state_->warning() << "\n";
+        if (!state_->warning().empty()) {
+            err_ << style_.warn("warning: ") << state_->warning() << "\n";
+        }
     }
     return *state_;
 }
@@ -63,8 +67,12 @@ std::optional<std::string> Context::cache_value(std::string_view key) const {
         // Entries read KEY:TYPE=VALUE.
         const std::size_t colon = line.find(':');
         const std::size_t equals = line.find('=');
-        if (colon == std::string::npos || equals == std::string::npos || colon > equals) continue;
-        if (std::string_view(line).substr(0, colon) == key) return line.substr(equals + 1);
+        if (colon == std::string::npos || equals == std::string::npos || colon > equals) {
+            continue;
+        }
+        if (std::string_view(line).substr(0, colon) == key) {
+            return line.substr(equals + 1);
+        }
     }
     return std::nullopt;
 }
@@ -74,8 +82,12 @@ namespace {
 /// The tool the cache names when it still exists, else the one on PATH.
 fs::path locate_tool(const std::optional<std::string>& from_cache, std::string_view name) {
     std::error_code error;
-    if (from_cache && fs::exists(*from_cache, error)) return *from_cache;
-    if (auto found = find_program(name)) return *found;
+    if (from_cache && fs::exists(*from_cache, error)) {
+        return *from_cache;
+    }
+    if (auto found = find_program(name)) {
+        return *found;
+    }
     throw EnvironmentError(std::string(name) + " was not found on PATH.",
                            "python3 -m pip install cmake   (or: sudo apt install cmake)");
 }

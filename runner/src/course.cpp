@@ -19,31 +19,43 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
+/// The longest time limit an exercise may ask for: a day.
+constexpr long long kMaxTimeoutS = 24LL * 3600;
+
 /// "a string", "an array", ... for "expected X, got Y" messages.
 std::string type_name(const json& value) {
     switch (value.type()) {
-        case json::value_t::string: return "a string";
-        case json::value_t::array: return "an array";
-        case json::value_t::object: return "an object";
-        case json::value_t::boolean: return "true/false";
-        case json::value_t::null: return "null";
+        case json::value_t::string:
+            return "a string";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        case json::value_t::boolean:
+            return "true/false";
+        case json::value_t::null:
+            return "null";
         case json::value_t::number_integer:
         case json::value_t::number_unsigned:
-        case json::value_t::number_float: return "a number";
-        default: return "an unknown value";
+        case json::value_t::number_float:
+            return "a number";
+        default:
+            return "an unknown value";
     }
 }
 
 /// A short rendering of a value for an error message.
 std::string preview(const json& value) {
     std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    if (text.size() > 40) {
+        text = text.substr(0, 37) + "...";
+    }
     return text;
 }
 
 /// Reads the keys of one JSON object, naming the file and the object in every error.
 class ObjectReader {
-public:
+  public:
     ObjectReader(const json& object, std::string source, std::string where)
         : object_(object), source_(std::move(source)), where_(std::move(where)) {
         if (!object_.is_object()) {
@@ -67,11 +79,15 @@ public:
     /// An array of strings; an absent key gives `fallback` unless the key is required.
     [[nodiscard]] std::vector<std::string> strings(const char* key, bool required) const {
         if (!object_.contains(key)) {
-            if (required) (void)require(key, "an array of strings");
+            if (required) {
+                (void)require(key, "an array of strings");
+            }
             return {};
         }
         const json& value = object_.at(key);
-        if (!value.is_array()) wrong_type(key, "an array of strings", value);
+        if (!value.is_array()) {
+            wrong_type(key, "an array of strings", value);
+        }
         std::vector<std::string> items;
         for (std::size_t i = 0; i < value.size(); ++i) {
             if (!value[i].is_string()) {
@@ -85,10 +101,12 @@ public:
 
     /// An optional positive integer.
     [[nodiscard]] int positive_int(const char* key, int fallback) const {
-        if (!object_.contains(key)) return fallback;
+        if (!object_.contains(key)) {
+            return fallback;
+        }
         const json& value = object_.at(key);
         if (!value.is_number_integer() || value.get<long long>() <= 0 ||
-            value.get<long long>() > 24 * 3600) {
+            value.get<long long>() > kMaxTimeoutS) {
             wrong_type(key, "a positive whole number of seconds", value);
         }
         return value.get<int>();
@@ -97,11 +115,13 @@ public:
     /// The array under a required key.
     [[nodiscard]] const json& array(const char* key, const char* expected) const {
         const json& value = require(key, expected);
-        if (!value.is_array()) wrong_type(key, expected, value);
+        if (!value.is_array()) {
+            wrong_type(key, expected, value);
+        }
         return value;
     }
 
-private:
+  private:
     const json& require(const char* key, const char* expected) const {
         if (!object_.contains(key)) {
             fail("missing key \"" + std::string(key) + "\" (expected " + expected + ")");
@@ -120,18 +140,22 @@ private:
 };
 
 bool all_digits(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(),
-                                        [](char c) { return c >= '0' && c <= '9'; });
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 /// "007" and "7" name the same lesson.
 std::string_view without_leading_zeros(std::string_view digits) {
-    while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+    while (digits.size() > 1 && digits.front() == '0') {
+        digits.remove_prefix(1);
+    }
     return digits;
 }
 
 bool valid_id(std::string_view id) {
-    if (id.empty() || id.front() < 'a' || id.front() > 'z') return false;
+    if (id.empty() || id.front() < 'a' || id.front() > 'z') {
+        return false;
+    }
     return std::all_of(id.begin(), id.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     });
@@ -141,10 +165,10 @@ Lesson read_lesson(const json& value, const std::string& source, std::size_t ind
     const ObjectReader reader(value, source, "lessons[" + std::to_string(index) + "]");
     Lesson lesson{reader.string("number"), reader.string("dir"), reader.string("title")};
     if (!all_digits(lesson.number)) {
-        reader.fail("\"number\": expected digits such as \"01\", got \"" + lesson.number + "\"");
+        reader.fail(R"("number": expected digits such as "01", got ")" + lesson.number + "\"");
     }
     if (lesson.dir.rfind(lesson.number + "_", 0) != 0) {
-        reader.fail("\"dir\": expected a folder name that starts with \"" + lesson.number +
+        reader.fail(R"("dir": expected a folder name that starts with ")" + lesson.number +
                     "_\", got \"" + lesson.dir + "\"");
     }
     return lesson;
@@ -159,8 +183,10 @@ Exercise read_exercise(const json& value, const std::string& source, std::size_t
     Exercise exercise;
     exercise.id = reader.string("id");
     if (!valid_id(exercise.id)) {
-        reader.fail("\"id\": expected lowercase letters, digits and underscores, starting with a "
-                    "letter (it names the target ex_<id>), got \"" + exercise.id + "\"");
+        reader.fail(
+            "\"id\": expected lowercase letters, digits and underscores, starting with a "
+            "letter (it names the target ex_<id>), got \"" +
+            exercise.id + "\"");
     }
     exercise.lesson = reader.string("lesson");
     exercise.title = reader.string("title");
@@ -188,7 +214,8 @@ Course Course::load(const fs::path& root) {
     if (!fs::is_regular_file(file, error)) {
         throw EnvironmentError("the course metadata " + file.string() +
                                " does not exist; expected the exercises/info.json of a torchlings "
-                               "course under " + root.string());
+                               "course under " +
+                               root.string());
     }
     return parse(read_file(file), root, "exercises/info.json");
 }
@@ -203,7 +230,8 @@ Course Course::parse(std::string_view json_text, const fs::path& root, std::stri
     }
     const ObjectReader top(document, name, "top level");
     if (!document.contains("format_version")) {
-        top.fail("missing key \"format_version\" (expected " + std::to_string(kFormatVersion) + ")");
+        top.fail("missing key \"format_version\" (expected " + std::to_string(kFormatVersion) +
+                 ")");
     }
     if (document["format_version"] != kFormatVersion) {
         top.fail("\"format_version\" is " + preview(document["format_version"]) +
@@ -218,7 +246,7 @@ Course Course::parse(std::string_view json_text, const fs::path& root, std::stri
     for (std::size_t i = 0; i < lessons.size(); ++i) {
         Lesson lesson = read_lesson(lessons[i], name, i);
         if (!numbers.insert(lesson.number).second) {
-            top.fail("lesson number \"" + lesson.number + "\" appears twice in \"lessons\"");
+            top.fail("lesson number \"" + lesson.number + R"(" appears twice in "lessons")");
         }
         course.lessons_.push_back(std::move(lesson));
     }
@@ -230,9 +258,9 @@ Course Course::parse(std::string_view json_text, const fs::path& root, std::stri
         if (!ids.insert(exercise.id).second) {
             top.fail("exercise id \"" + exercise.id + "\" appears twice; ids must be unique");
         }
-        if (numbers.count(exercise.lesson) == 0) {
+        if (!numbers.contains(exercise.lesson)) {
             top.fail("exercise \"" + exercise.id + "\" names lesson \"" + exercise.lesson +
-                     "\", which is not in \"lessons\" (expected one of: " +
+                     R"(", which is not in "lessons" (expected one of: )" +
                      join(std::vector<std::string>(numbers.begin(), numbers.end()), ", ") + ")");
         }
         course.exercises_.push_back(std::move(exercise));
@@ -248,7 +276,9 @@ const Exercise* Course::find_exercise(std::string_view id) const {
 
 const Lesson* Course::find_lesson(std::string_view name) const {
     for (const Lesson& lesson : lessons_) {
-        if (lesson.number == name || lesson.dir == name) return &lesson;
+        if (lesson.number == name || lesson.dir == name) {
+            return &lesson;
+        }
         if (all_digits(name) &&
             without_leading_zeros(name) == without_leading_zeros(lesson.number)) {
             return &lesson;
@@ -259,20 +289,26 @@ const Lesson* Course::find_lesson(std::string_view name) const {
 
 const Lesson& Course::lesson_of(const Exercise& exercise) const {
     const Lesson* lesson = find_lesson(exercise.lesson);
-    if (lesson == nullptr) throw std::logic_error("exercise without a lesson: " + exercise.id);
+    if (lesson == nullptr) {
+        throw std::logic_error("exercise without a lesson: " + exercise.id);
+    }
     return *lesson;
 }
 
 std::vector<const Exercise*> Course::exercises_of(const Lesson& lesson) const {
     std::vector<const Exercise*> found;
     for (const Exercise& exercise : exercises_) {
-        if (exercise.lesson == lesson.number) found.push_back(&exercise);
+        if (exercise.lesson == lesson.number) {
+            found.push_back(&exercise);
+        }
     }
     return found;
 }
 
 std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) const {
-    if (const Exercise* exercise = find_exercise(id_or_lesson)) return {exercise};
+    if (const Exercise* exercise = find_exercise(id_or_lesson)) {
+        return {exercise};
+    }
     if (const Lesson* lesson = find_lesson(id_or_lesson)) {
         std::vector<const Exercise*> found = exercises_of(*lesson);
         if (found.empty()) {
@@ -281,30 +317,44 @@ std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) cons
         return found;
     }
     std::vector<std::string> names;
-    for (const Exercise& exercise : exercises_) names.push_back(exercise.id);
-    for (const Lesson& lesson : lessons_) names.push_back(lesson.number);
+    for (const Exercise& exercise : exercises_) {
+        names.push_back(exercise.id);
+    }
+    for (const Lesson& lesson : lessons_) {
+        names.push_back(lesson.number);
+    }
     std::string message =
         "There is no exercise or lesson called \"" + std::string(id_or_lesson) + "\".\n";
     const std::vector<std::string> close = closest_matches(id_or_lesson, names);
-    if (!close.empty()) message += "Did you mean: " + join(close, ", ") + "?\n";
+    if (!close.empty()) {
+        message += "Did you mean: " + join(close, ", ") + "?\n";
+    }
     throw UsageError(message + describe_ids());
 }
 
 const Exercise& Course::resolve_exercise(std::string_view id) const {
-    if (const Exercise* exercise = find_exercise(id)) return *exercise;
+    if (const Exercise* exercise = find_exercise(id)) {
+        return *exercise;
+    }
     std::vector<std::string> ids;
-    for (const Exercise& exercise : exercises_) ids.push_back(exercise.id);
+    for (const Exercise& exercise : exercises_) {
+        ids.push_back(exercise.id);
+    }
     std::string message = "There is no exercise called \"" + std::string(id) + "\".\n";
     if (find_lesson(id) != nullptr) {
         message = "\"" + std::string(id) + "\" is a lesson; this command takes one exercise id.\n";
     }
     const std::vector<std::string> close = closest_matches(id, ids);
-    if (!close.empty()) message += "Did you mean: " + join(close, ", ") + "?\n";
+    if (!close.empty()) {
+        message += "Did you mean: " + join(close, ", ") + "?\n";
+    }
     throw UsageError(message + describe_ids());
 }
 
 const Lesson& Course::resolve_lesson(std::string_view number) const {
-    if (const Lesson* lesson = find_lesson(number)) return *lesson;
+    if (const Lesson* lesson = find_lesson(number)) {
+        return *lesson;
+    }
     std::string message = "There is no lesson \"" + std::string(number) + "\". The lessons are:\n";
     for (const Lesson& lesson : lessons_) {
         message += "  " + lesson.number + "  " + lesson.title + "\n";
@@ -328,8 +378,12 @@ std::string Course::describe_ids() const {
     std::string text = "The exercises, by lesson:\n";
     for (const Lesson& lesson : lessons_) {
         std::vector<std::string> ids;
-        for (const Exercise* exercise : exercises_of(lesson)) ids.push_back(exercise->id);
-        if (!ids.empty()) text += "  " + lesson.number + "  " + join(ids, " ") + "\n";
+        for (const Exercise* exercise : exercises_of(lesson)) {
+            ids.push_back(exercise->id);
+        }
+        if (!ids.empty()) {
+            text += "  " + lesson.number + "  " + join(ids, " ") + "\n";
+        }
     }
     return text;
 }
@@ -346,8 +400,12 @@ std::vector<std::string> closest_matches(std::string_view wanted,
         const std::string& candidate = candidates[i];
         std::size_t distance = edit_distance(wanted, candidate);
         const bool fragment = wanted.size() >= 3 && candidate.find(wanted) != std::string::npos;
-        if (fragment) distance = std::min(distance, max_edits);
-        if (distance > max_edits) continue;
+        if (fragment) {
+            distance = std::min(distance, max_edits);
+        }
+        if (distance > max_edits) {
+            continue;
+        }
         best = std::min(best, distance);
         ranked.emplace_back(distance, i, candidate);
     }
@@ -355,7 +413,9 @@ std::vector<std::string> closest_matches(std::string_view wanted,
     std::sort(ranked.begin(), ranked.end());
     std::vector<std::string> matches;
     for (const auto& entry : ranked) {
-        if (matches.size() == max_results) break;
+        if (matches.size() == max_results) {
+            break;
+        }
         matches.push_back(std::get<2>(entry));
     }
     return matches;
@@ -365,8 +425,12 @@ fs::path find_course_root(const fs::path& start) {
     std::error_code error;
     fs::path folder = fs::absolute(start, error);
     while (true) {
-        if (fs::is_regular_file(folder / "exercises" / "info.json", error)) return folder;
-        if (!folder.has_parent_path() || folder.parent_path() == folder) break;
+        if (fs::is_regular_file(folder / "exercises" / "info.json", error)) {
+            return folder;
+        }
+        if (!folder.has_parent_path() || folder.parent_path() == folder) {
+            break;
+        }
         folder = folder.parent_path();
     }
     throw EnvironmentError("Could not find the course: no exercises/info.json in " +

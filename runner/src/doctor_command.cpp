@@ -24,16 +24,19 @@ constexpr int kMinimumCmakeMinor = 25;
 constexpr std::chrono::seconds kToolTimeout{15};
 
 /// The order in which torchlings_config.json is shown.
-constexpr const char* kConfigKeys[] = {"torch_version", "torch_cuda_version", "cxx11_abi",
-                                       "cuda_kernels", "cuda_architectures", "torch_dir",
-                                       "cxx_compiler", "cxx_compiler_version", "nvcc", "linker"};
+constexpr const char* kConfigKeys[] = {"torch_version", "torch_cuda_version",   "cxx11_abi",
+                                       "cuda_kernels",  "cuda_architectures",   "torch_dir",
+                                       "cxx_compiler",  "cxx_compiler_version", "nvcc",
+                                       "linker"};
 
 /// One line of the report, and what it adds to the verdict.
 class Report {
-public:
+  public:
     explicit Report(Context& context) : context_(context) {}
 
-    void section(const std::string& title) { context_.out() << context_.style().bold(title) << "\n"; }
+    void section(const std::string& title) {
+        context_.out() << context_.style().bold(title) << "\n";
+    }
 
     void ok(const std::string& name, const std::string& detail) {
         line(context_.style().good(std::string(context_.style().pass_mark())), name, detail);
@@ -59,11 +62,13 @@ public:
         out << context_.style().bad("doctor: " + std::to_string(problems_.size()) +
                                     (problems_.size() == 1 ? " problem" : " problems"))
             << "\n";
-        for (const std::string& fix : problems_) out << "  " << fix << "\n";
+        for (const std::string& fix : problems_) {
+            out << "  " << fix << "\n";
+        }
         return ExitCode::kEnvironment;
     }
 
-private:
+  private:
     void line(const std::string& mark, const std::string& name, const std::string& detail) {
         std::string padded = name;
         padded.resize(std::max<std::size_t>(padded.size(), 12), ' ');
@@ -78,8 +83,11 @@ private:
 std::optional<std::string> tool_output(const fs::path& program, std::vector<std::string> args) {
     args.insert(args.begin(), program.string());
     try {
-        const ProcessResult result = run_process({args, {}, OutputMode::kCapture, std::chrono::milliseconds(kToolTimeout)});
-        if (!result.succeeded()) return std::nullopt;
+        const ProcessResult result =
+            run_process({args, {}, OutputMode::kCapture, std::chrono::milliseconds(kToolTimeout)});
+        if (!result.succeeded()) {
+            return std::nullopt;
+        }
         return result.output;
     } catch (const EnvironmentError&) {
         return std::nullopt;
@@ -114,17 +122,21 @@ bool cmake_new_enough(const std::string& version_line) {
     char dot = 0;
     std::istringstream in(version_line.substr(version_line.find_first_of("0123456789")));
     in >> major >> dot >> minor;
-    return major > kMinimumCmakeMajor || (major == kMinimumCmakeMajor && minor >= kMinimumCmakeMinor);
+    return major > kMinimumCmakeMajor ||
+           (major == kMinimumCmakeMajor && minor >= kMinimumCmakeMinor);
 }
 
 void check_cmake(Report& report) {
     const auto cmake = find_program("cmake");
     const auto version = cmake ? tool_output(*cmake, {"--version"}) : std::nullopt;
     if (!version) {
-        report.problem("cmake", "not found", "python3 -m pip install cmake   (or: sudo apt install cmake)");
+        report.problem("cmake", "not found",
+                       "python3 -m pip install cmake   (or: sudo apt install cmake)");
     } else if (!cmake_new_enough(first_line(*version))) {
-        report.problem("cmake", first_line(*version) + " is too old (need " + std::to_string(kMinimumCmakeMajor) +
-                                    "." + std::to_string(kMinimumCmakeMinor) + "+)",
+        report.problem("cmake",
+                       first_line(*version) + " is too old (need " +
+                           std::to_string(kMinimumCmakeMajor) + "." +
+                           std::to_string(kMinimumCmakeMinor) + "+)",
                        "python3 -m pip install --upgrade cmake");
     } else {
         report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ")");
@@ -132,7 +144,8 @@ void check_cmake(Report& report) {
 }
 
 /// A tool identified by `--version`; `fix` empty means the tool is optional.
-void check_tool(Report& report, const std::string& name, const std::string& why, const std::string& fix) {
+void check_tool(Report& report, const std::string& name, const std::string& why,
+                const std::string& fix) {
     const auto program = find_program(name);
     const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
     if (version) {
@@ -146,7 +159,9 @@ void check_tool(Report& report, const std::string& name, const std::string& why,
 
 void check_compiler(Report& report, Context& context, const json& config) {
     std::string compiler = string_value(config, "cxx_compiler");
-    if (compiler.empty()) compiler = context.cache_value("CMAKE_CXX_COMPILER").value_or("c++");
+    if (compiler.empty()) {
+        compiler = context.cache_value("CMAKE_CXX_COMPILER").value_or("c++");
+    }
     const auto program = find_program(compiler);
     const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
     if (!version) {
@@ -159,13 +174,17 @@ void check_compiler(Report& report, Context& context, const json& config) {
 void check_nvcc(Report& report, const json& config) {
     const std::string configured = string_value(config, "nvcc");
     std::optional<fs::path> nvcc = find_program(configured.empty() ? "nvcc" : configured);
-    if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) nvcc = fs::path("/usr/local/cuda/bin/nvcc");
+    if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) {
+        nvcc = fs::path("/usr/local/cuda/bin/nvcc");
+    }
     const auto version = nvcc ? tool_output(*nvcc, {"--version"}) : std::nullopt;
     if (version) {
         // "Cuda compilation tools, release 12.4, V12.4.131" is the line that names the version.
         std::string release = last_line(*version);
         for (const std::string& line : split_lines(*version)) {
-            if (line.find("release") != std::string::npos) release = trim(line);
+            if (line.find("release") != std::string::npos) {
+                release = trim(line);
+            }
         }
         report.ok("nvcc", release + "  (" + nvcc->string() + ")");
     } else {
@@ -180,11 +199,14 @@ std::vector<std::string> check_gpus(Report& report) {
         report.note("nvidia-smi", "not found: no NVIDIA driver here, so lessons run on the CPU");
         return {};
     }
-    const auto listing = tool_output(*smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
+    const auto listing = tool_output(
+        *smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
     std::vector<std::string> gpus;
     if (listing) {
         for (const std::string& line : split_lines(*listing)) {
-            if (!trim(line).empty()) gpus.push_back(trim(line));
+            if (!trim(line).empty()) {
+                gpus.push_back(trim(line));
+            }
         }
     }
     if (gpus.empty()) {
@@ -192,7 +214,9 @@ std::vector<std::string> check_gpus(Report& report) {
         return gpus;
     }
     report.ok("nvidia-smi", std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"));
-    for (std::size_t i = 0; i < gpus.size(); ++i) report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
+    }
     return gpus;
 }
 
@@ -203,20 +227,23 @@ json read_config(Report& report, Context& context) {
     if (!fs::exists(path, error)) {
         report.problem("config", context.show(path) + " is missing (the build is not configured)",
                        std::string(kCommand) + "   (configures the build)");
-        return json();
+        return {};
     }
-    const json config = json::parse(read_file(path), nullptr, false);
+    json config = json::parse(read_file(path), nullptr, false);
     if (config.is_discarded() || !config.is_object()) {
-        report.problem("config", context.show(path) + " is not valid JSON",
-                       "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
-        return json();
+        report.problem(
+            "config", context.show(path) + " is not valid JSON",
+            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+        return {};
     }
     report.ok("config", context.show(path));
     for (const char* key : kConfigKeys) {
         std::string name = key;
         name.resize(22, ' ');
         const json value = config.value(key, json());
-        report.detail(name + (value.is_null() ? "none" : value.is_string() ? value.get<std::string>() : value.dump()));
+        report.detail(name + (value.is_null()     ? "none"
+                              : value.is_string() ? value.get<std::string>()
+                                                  : value.dump()));
     }
     return config;
 }
@@ -236,18 +263,23 @@ void check_build(Report& report, Context& context) {
 
 /// Consistency between the machine and the LibTorch the build uses.
 void check_gpu_support(Report& report, const json& config, const std::vector<std::string>& gpus) {
-    if (config.is_null()) return;
+    if (config.is_null()) {
+        return;
+    }
     const bool torch_has_cuda = !string_value(config, "torch_cuda_version").empty();
     const auto kernels = config.find("cuda_kernels");
-    const bool cuda_kernels = kernels != config.end() && kernels->is_boolean() && kernels->get<bool>();
+    const bool cuda_kernels =
+        kernels != config.end() && kernels->is_boolean() && kernels->get<bool>();
     if (!gpus.empty() && !torch_has_cuda) {
-        report.note("LibTorch", "is a CPU-only build, but this machine has a GPU: lessons will not use it "
-                                "(install a CUDA build of torch to use it)");
+        report.note("LibTorch",
+                    "is a CPU-only build, but this machine has a GPU: lessons will not use it "
+                    "(install a CUDA build of torch to use it)");
     } else if (gpus.empty() && torch_has_cuda) {
         report.note("LibTorch", "has CUDA, but no GPU is visible: GPU tests will report skipped");
     } else if (torch_has_cuda && !cuda_kernels) {
-        report.note("kernels", "the course's CUDA kernels are off (no nvcc at configure time); "
-                               "their CPU twins are used");
+        report.note("kernels",
+                    "the course's CUDA kernels are off (no nvcc at configure time); "
+                    "their CPU twins are used");
     }
 }
 
@@ -258,7 +290,8 @@ void check_course(Report& report, Context& context) {
                                 plural(course.exercises().size(), "exercise") + " in " +
                                 context.root().string());
     } catch (const EnvironmentError& error) {
-        report.problem("course", error.what(), "git checkout -- exercises/info.json   (restores the metadata)");
+        report.problem("course", error.what(),
+                       "git checkout -- exercises/info.json   (restores the metadata)");
     }
 }
 
@@ -268,14 +301,19 @@ ExitCode doctor_command(Context& context) {
     Report report(context);
     report.section("Tools");
     check_cmake(report);
-    check_tool(report, "ninja", "the build generator", "python3 -m pip install ninja   (or: sudo apt install ninja-build)");
+    check_tool(report, "ninja", "the build generator",
+               "python3 -m pip install ninja   (or: sudo apt install ninja-build)");
     json config;
     {
         // The compiler line uses the configured compiler, so read the configuration quietly first.
         std::error_code error;
         const fs::path path = context.build_dir() / "torchlings_config.json";
-        if (fs::exists(path, error)) config = json::parse(read_file(path), nullptr, false);
-        if (config.is_discarded() || !config.is_object()) config = json::object();
+        if (fs::exists(path, error)) {
+            config = json::parse(read_file(path), nullptr, false);
+        }
+        if (config.is_discarded() || !config.is_object()) {
+            config = json::object();
+        }
     }
     check_compiler(report, context, config);
     check_tool(report, "mold", "links faster", "");

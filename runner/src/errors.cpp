@@ -9,14 +9,22 @@ namespace {
 /// ranks below success, so that a batch is all-skipped only when every member was.
 int seriousness(ExitCode code) {
     switch (code) {
-        case ExitCode::kAllSkipped: return 0;
-        case ExitCode::kOk: return 1;
-        case ExitCode::kTestsFailed: return 2;
-        case ExitCode::kBuildError: return 3;
-        case ExitCode::kUsage: return 4;
-        case ExitCode::kEnvironment: return 5;
-        case ExitCode::kInternal: return 6;
-        case ExitCode::kInterrupted: return 7;
+        case ExitCode::kAllSkipped:
+            return 0;
+        case ExitCode::kOk:
+            return 1;
+        case ExitCode::kTestsFailed:
+            return 2;
+        case ExitCode::kBuildError:
+            return 3;
+        case ExitCode::kUsage:
+            return 4;
+        case ExitCode::kEnvironment:
+            return 5;
+        case ExitCode::kInternal:
+            return 6;
+        case ExitCode::kInterrupted:
+            return 7;
     }
     return 6;
 }

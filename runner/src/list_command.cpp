@@ -14,11 +14,15 @@ std::string status_cell(const Style& style, ExerciseStatus status) {
     std::string label(status_label(status));
     label.resize(11, ' ');
     switch (status) {
-        case ExerciseStatus::kDone: return style.good(label);
+        case ExerciseStatus::kDone:
+            return style.good(label);
         case ExerciseStatus::kFailing:
-        case ExerciseStatus::kBuildError: return style.bad(label);
-        case ExerciseStatus::kSkipped: return style.warn(label);
-        case ExerciseStatus::kNotTried: break;
+        case ExerciseStatus::kBuildError:
+            return style.bad(label);
+        case ExerciseStatus::kSkipped:
+            return style.warn(label);
+        case ExerciseStatus::kNotTried:
+            break;
     }
     return style.dim(label);
 }
@@ -26,7 +30,9 @@ std::string status_cell(const Style& style, ExerciseStatus status) {
 std::string hints_cell(const Exercise& exercise, const ExerciseState& state) {
     const std::size_t total = exercise.hints.size();
     std::string text = std::to_string(total) + (total == 1 ? " hint" : " hints");
-    if (state.hints_revealed > 0) text += " (" + std::to_string(state.hints_revealed) + " shown)";
+    if (state.hints_revealed > 0) {
+        text += " (" + std::to_string(state.hints_revealed) + " shown)";
+    }
     return text;
 }
 
@@ -37,7 +43,9 @@ ExitCode list_command(Context& context) {
     const Style& style = context.style();
     std::ostream& out = context.out();
     std::size_t id_width = 0;
-    for (const Exercise& exercise : course.exercises()) id_width = std::max(id_width, exercise.id.size());
+    for (const Exercise& exercise : course.exercises()) {
+        id_width = std::max(id_width, exercise.id.size());
+    }
 
     int done = 0;
     const Exercise* next = nullptr;
@@ -45,12 +53,16 @@ ExitCode list_command(Context& context) {
         out << style.bold(lesson.number + "  " + lesson.title) << "\n";
         for (const Exercise* exercise : course.exercises_of(lesson)) {
             const ExerciseState state = context.state().get(exercise->id);
-            if (state.status == ExerciseStatus::kDone) ++done;
-            if (state.status != ExerciseStatus::kDone && next == nullptr) next = exercise;
+            if (state.status == ExerciseStatus::kDone) {
+                ++done;
+            }
+            if (state.status != ExerciseStatus::kDone && next == nullptr) {
+                next = exercise;
+            }
             std::string id = exercise->id;
             id.resize(id_width, ' ');
-            out << "    " << status_cell(style, state.status) << " " << id << "  " << exercise->title
-                << "\n"
+            out << "    " << status_cell(style, state.status) << " " << id << "  "
+                << exercise->title << "\n"
                 << "    " << std::string(12 + id_width + 2, ' ')
                 << style.dim(context.show(course.learner_file(*exercise)) + ", " +
                              hints_cell(*exercise, state))
@@ -59,7 +71,9 @@ ExitCode list_command(Context& context) {
         out << "\n";
     }
     out << "Progress: " << done << "/" << course.exercises().size() << " exercises done.";
-    if (next != nullptr) out << " Next: " << kCommand << " check " << next->id;
+    if (next != nullptr) {
+        out << " Next: " << kCommand << " check " << next->id;
+    }
     out << "\n";
     return ExitCode::kOk;
 }

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 constexpr const char* kExitCodes =
     "Exit codes: 0 all checked exercises pass, 1 a test failed, crashed or timed out,\n"
     "2 build error, 3 environment problem (set-up, missing tool or binary), 4 every test was\n"
-    "skipped (e.g. needs a GPU), 64 usage error, 130 interrupted. `run` exits with the lesson's code.";
+    "skipped (e.g. needs a GPU), 64 usage error, 130 interrupted. `run` exits with the lesson's "
+    "code.";
 
 /// Global options, shared by every verb.
 struct GlobalOptions {
@@ -34,45 +35,60 @@ std::string env_or(const char* name, std::string fallback) {
 /// --root, else $TORCHLINGS_ROOT, else the nearest folder above with exercises/info.json.
 fs::path course_root(const GlobalOptions& options) {
     const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
-    if (!given.empty()) return fs::absolute(given).lexically_normal();
+    if (!given.empty()) {
+        return fs::absolute(given).lexically_normal();
+    }
     return find_course_root(fs::current_path());
 }
 
 Context make_context(const GlobalOptions& options) {
     const fs::path root = course_root(options);
-    const std::string build = options.build_dir.empty()
-                                  ? env_or("TORCHLINGS_BUILD_DIR", (root / "build" / "dev").string())
-                                  : options.build_dir;
-    const fs::path state = options.state.empty() ? root / ".torchlings" / "state.json" : fs::path(options.state);
-    return Context(root, fs::absolute(build).lexically_normal(), fs::absolute(state),
-                   Style::detect(parse_color_mode(options.color)), std::cout, std::cerr);
+    const std::string build = options.build_dir.empty() ? env_or("TORCHLINGS_BUILD_DIR",
+                                                                 (root / "build" / "dev").string())
+                                                        : options.build_dir;
+    const fs::path state =
+        options.state.empty() ? root / ".torchlings" / "state.json" : fs::path(options.state);
+    return {root,
+            fs::absolute(build).lexically_normal(),
+            fs::absolute(state),
+            Style::detect(parse_color_mode(options.color)),
+            std::cout,
+            std::cerr};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.", "torchlings"};
+    CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
+                 "torchlings"};
     app.footer(kExitCodes);
     app.require_subcommand(1);
     app.fallthrough();  // global options are accepted after the verb too
 
     GlobalOptions global;
-    app.add_option("--root", global.root, "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with exercises/info.json)");
-    app.add_option("--build-dir", global.build_dir, "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)");
-    app.add_option("--state", global.state, "Progress file (default: <root>/.torchlings/state.json)");
-    app.add_option("--color", global.color, "Colour: auto (a terminal without NO_COLOR), always or never")
+    app.add_option("--root", global.root,
+                   "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with "
+                   "exercises/info.json)");
+    app.add_option("--build-dir", global.build_dir,
+                   "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)");
+    app.add_option("--state", global.state,
+                   "Progress file (default: <root>/.torchlings/state.json)");
+    app.add_option("--color", global.color,
+                   "Colour: auto (a terminal without NO_COLOR), always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
 
     CLI::App* list = app.add_subcommand("list", "Lessons and exercises, with your progress");
 
     RunOptions run_options;
-    CLI::App* run = app.add_subcommand("run", "Build and run a lesson's demo: run 01 [--device cuda] [-- args]");
+    CLI::App* run = app.add_subcommand(
+        "run", "Build and run a lesson's demo: run 01 [--device cuda] [-- args]");
     run->add_option("lesson", run_options.lesson, "Lesson number, e.g. 01")->required();
     run->add_option("--device", run_options.device, "auto, cpu, cuda, cuda:N or mps");
     run->add_option("args", run_options.extra_args, "Arguments for the lesson, after --");
 
     CheckOptions check_options;
-    CLI::App* check = app.add_subcommand("check", "Build an exercise and run its tests: check <id>|<lesson> [--all]");
+    CLI::App* check = app.add_subcommand(
+        "check", "Build an exercise and run its tests: check <id>|<lesson> [--all]");
     check->add_option("targets", check_options.targets, "Exercise ids or lesson numbers");
     check->add_flag("--all", check_options.all, "Check every exercise");
 
@@ -81,13 +97,16 @@ int main(int argc, char** argv) {
     hint->add_option("id", hint_id, "Exercise id")->required();
 
     std::vector<std::string> ctest_args;
-    CLI::App* test = app.add_subcommand("test", "Build everything and run every test (ctest) [-- ctest args]");
+    CLI::App* test =
+        app.add_subcommand("test", "Build everything and run every test (ctest) [-- ctest args]");
     test->add_option("ctest_args", ctest_args, "Extra arguments for ctest, after --");
 
-    CLI::App* doctor = app.add_subcommand("doctor", "Check the tools, the GPU and the build set-up");
+    CLI::App* doctor =
+        app.add_subcommand("doctor", "Check the tools, the GPU and the build set-up");
 
     CheckOptions verify_options;
-    CLI::App* verify = app.add_subcommand("verify-stub", "CI: the untouched stub must fail every test by assertion");
+    CLI::App* verify = app.add_subcommand(
+        "verify-stub", "CI: the untouched stub must fail every test by assertion");
     verify->group("");  // hidden from --help: for CI, not for learners
     verify->add_option("targets", verify_options.targets, "Exercise ids or lesson numbers");
     verify->add_flag("--all", verify_options.all, "Verify every stub");
@@ -102,21 +121,39 @@ int main(int argc, char** argv) {
     try {
         Context context = make_context(global);
         ExitCode code = ExitCode::kOk;
-        if (run->parsed()) return run_command(context, run_options);
-        if (list->parsed()) code = list_command(context);
-        if (check->parsed()) code = check_command(context, check_options);
-        if (hint->parsed()) code = hint_command(context, hint_id);
-        if (test->parsed()) code = test_command(context, ctest_args);
-        if (doctor->parsed()) code = doctor_command(context);
-        if (verify->parsed()) code = verify_stub_command(context, verify_options);
+        if (run->parsed()) {
+            return run_command(context, run_options);
+        }
+        if (list->parsed()) {
+            code = list_command(context);
+        }
+        if (check->parsed()) {
+            code = check_command(context, check_options);
+        }
+        if (hint->parsed()) {
+            code = hint_command(context, hint_id);
+        }
+        if (test->parsed()) {
+            code = test_command(context, ctest_args);
+        }
+        if (doctor->parsed()) {
+            code = doctor_command(context);
+        }
+        if (verify->parsed()) {
+            code = verify_stub_command(context, verify_options);
+        }
         return static_cast<int>(code);
     } catch (const UsageError& error) {
         std::cerr << error.what();
-        if (std::string_view(error.what()).back() != '\n') std::cerr << "\n";
+        if (std::string_view(error.what()).back() != '\n') {
+            std::cerr << "\n";
+        }
         return static_cast<int>(ExitCode::kUsage);
     } catch (const EnvironmentError& error) {
         std::cerr << "error: " << error.what() << "\n";
-        if (!error.fix().empty()) std::cerr << "fix:   " << error.fix() << "\n";
+        if (!error.fix().empty()) {
+            std::cerr << "fix:   " << error.fix() << "\n";
+        }
         return static_cast<int>(ExitCode::kEnvironment);
     } catch (const Interrupted&) {
         std::cerr << "\ninterrupted; the running program was stopped.\n";

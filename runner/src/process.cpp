@@ -2,16 +2,16 @@
 /// @brief fork/execvp/waitpid process running with pipes, time limits and process groups.
 #include "tl_runner/process.h"
 
-#include <algorithm>
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 
 #include <array>
 
@@ -32,7 +32,7 @@ extern "C" void note_interrupt(int /*signal*/) { g_interrupted = 1; }
 
 /// For its lifetime, sets what SIGINT, SIGQUIT and SIGTERM do in the runner; restores them after.
 class SignalGuard {
-public:
+  public:
     explicit SignalGuard(void (*handler)(int)) {
         struct sigaction action {};
         action.sa_handler = handler;
@@ -43,30 +43,34 @@ public:
         }
     }
     ~SignalGuard() {
-        for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            sigaction(kSignals[i], &previous_[i], nullptr);
+        }
     }
     SignalGuard(const SignalGuard&) = delete;
     SignalGuard& operator=(const SignalGuard&) = delete;
 
-private:
+  private:
     static constexpr std::array<int, 3> kSignals{SIGINT, SIGQUIT, SIGTERM};
     std::array<struct sigaction, 3> previous_{};
 };
 
 /// A file descriptor closed on destruction.
 class Fd {
-public:
+  public:
     explicit Fd(int fd = -1) : fd_(fd) {}
     ~Fd() { reset(); }
     Fd(const Fd&) = delete;
     Fd& operator=(const Fd&) = delete;
     [[nodiscard]] int get() const { return fd_; }
     void reset(int fd = -1) {
-        if (fd_ >= 0) ::close(fd_);
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
         fd_ = fd;
     }
 
-private:
+  private:
     int fd_;
 };
 
@@ -79,7 +83,9 @@ struct ExecFailure {
 /// The child's side, between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, int out_fd, int null_fd,
                              int report_fd) {
-    for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE}) ::signal(number, SIG_DFL);
+    for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE}) {
+        ::signal(number, SIG_DFL);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -104,7 +110,9 @@ struct ExecFailure {
 int wait_inherited(pid_t pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        if (errno != EINTR) {
+            throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        }
     }
     return status;
 }
@@ -136,12 +144,15 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
     while (pipe_open || !reaped) {
         if (g_interrupted != 0) {
             kill_group(pid);
-            if (!reaped) waitpid(pid, &status, 0);
+            if (!reaped) {
+                waitpid(pid, &status, 0);
+            }
             throw Interrupted();
         }
         int wait_ms = kPollIntervalMs;
         if (spec.timeout && !reaped && !result.timed_out) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             if (left.count() <= 0) {
                 kill_group(pid);
                 result.timed_out = true;
@@ -153,7 +164,8 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
             if (poll(&poll_fd, 1, wait_ms) > 0) {
                 const ssize_t count = read(out_fd, buffer.data(), buffer.size());
                 if (count > 0) {
-                    append_output(result, buffer.data(), static_cast<std::size_t>(count), spec.output_limit);
+                    append_output(result, buffer.data(), static_cast<std::size_t>(count),
+                                  spec.output_limit);
                 } else if (count == 0 || (errno != EINTR && errno != EAGAIN)) {
                     pipe_open = false;
                 }
@@ -173,9 +185,13 @@ int wait_captured(pid_t pid, int out_fd, const ProcessSpec& spec, ProcessResult&
 }  // namespace
 
 ProcessResult run_process(const ProcessSpec& spec) {
-    if (spec.argv.empty()) throw std::invalid_argument("run_process: empty argv");
+    if (spec.argv.empty()) {
+        throw std::invalid_argument("run_process: empty argv");
+    }
     std::vector<char*> argv;
-    for (const std::string& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+    for (const std::string& arg : spec.argv) {
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    }
     argv.push_back(nullptr);
 
     const bool capture = spec.output == OutputMode::kCapture;
@@ -195,10 +211,16 @@ ProcessResult run_process(const ProcessSpec& spec) {
     ProcessResult result;
     const Clock::time_point start = Clock::now();
     const pid_t pid = fork();
-    if (pid < 0) throw EnvironmentError(std::string("cannot start a process: ") + std::strerror(errno));
-    if (pid == 0) exec_child(spec, argv.data(), out_write.get(), null_fd.get(), report_write.get());
+    if (pid < 0) {
+        throw EnvironmentError(std::string("cannot start a process: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        exec_child(spec, argv.data(), out_write.get(), null_fd.get(), report_write.get());
+    }
 
-    if (capture) setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
+    if (capture) {
+        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
+    }
     out_write.reset();
     report_write.reset();
 
@@ -206,42 +228,65 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (read(report_read.get(), &failure, sizeof failure) == static_cast<ssize_t>(sizeof failure)) {
         int ignored = 0;
         waitpid(pid, &ignored, 0);
-        const std::string what = failure.stage == 0 ? "cannot enter " + spec.cwd.string()
-                                                    : "cannot run " + spec.argv[0];
+        const std::string what =
+            failure.stage == 0 ? "cannot enter " + spec.cwd.string() : "cannot run " + spec.argv[0];
         throw EnvironmentError(what + ": " + std::strerror(failure.error));
     }
 
-    const int status = capture ? wait_captured(pid, out_read.get(), spec, result) : wait_inherited(pid);
+    const int status =
+        capture ? wait_captured(pid, out_read.get(), spec, result) : wait_inherited(pid);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (spec.output_limit > 0 && result.output.size() > spec.output_limit) {
         result.output.erase(0, result.output.size() - spec.output_limit);
         result.output_truncated = true;
     }
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    if (WIFEXITED(status)) {
+        result.exit_code = WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        result.signal = WTERMSIG(status);
+    }
     return result;
 }
 
 std::string signal_name(int signal) {
     switch (signal) {
-        case SIGSEGV: return "SIGSEGV";
-        case SIGABRT: return "SIGABRT";
-        case SIGFPE: return "SIGFPE";
-        case SIGILL: return "SIGILL";
-        case SIGBUS: return "SIGBUS";
-        case SIGKILL: return "SIGKILL";
-        case SIGTERM: return "SIGTERM";
-        case SIGINT: return "SIGINT";
-        case SIGQUIT: return "SIGQUIT";
-        case SIGHUP: return "SIGHUP";
-        case SIGPIPE: return "SIGPIPE";
-        case SIGTRAP: return "SIGTRAP";
-        case SIGSYS: return "SIGSYS";
-        case SIGXCPU: return "SIGXCPU";
-        case SIGALRM: return "SIGALRM";
-        case SIGUSR1: return "SIGUSR1";
-        case SIGUSR2: return "SIGUSR2";
-        default: return "signal " + std::to_string(signal);
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGILL:
+            return "SIGILL";
+        case SIGBUS:
+            return "SIGBUS";
+        case SIGKILL:
+            return "SIGKILL";
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGINT:
+            return "SIGINT";
+        case SIGQUIT:
+            return "SIGQUIT";
+        case SIGHUP:
+            return "SIGHUP";
+        case SIGPIPE:
+            return "SIGPIPE";
+        case SIGTRAP:
+            return "SIGTRAP";
+        case SIGSYS:
+            return "SIGSYS";
+        case SIGXCPU:
+            return "SIGXCPU";
+        case SIGALRM:
+            return "SIGALRM";
+        case SIGUSR1:
+            return "SIGUSR1";
+        case SIGUSR2:
+            return "SIGUSR2";
+        default:
+            return "signal " + std::to_string(signal);
     }
 }
 
@@ -253,10 +298,14 @@ std::string signal_meaning(int signal) {
         case SIGABRT:
             return "abort: the program stopped itself, e.g. a failed assert(), an exception "
                    "that nothing caught, or a corrupted heap";
-        case SIGFPE: return "arithmetic error, e.g. an integer division by zero";
-        case SIGILL: return "illegal instruction, often a trap for undefined behaviour";
-        case SIGBUS: return "bus error: a misaligned or unmapped memory access";
-        case SIGKILL: return "killed from outside, e.g. by the out-of-memory killer";
+        case SIGFPE:
+            return "arithmetic error, e.g. an integer division by zero";
+        case SIGILL:
+            return "illegal instruction, often a trap for undefined behaviour";
+        case SIGBUS:
+            return "bus error: a misaligned or unmapped memory access";
+        case SIGKILL:
+            return "killed from outside, e.g. by the out-of-memory killer";
         default: {
             const char* text = strsignal(signal);
             return text != nullptr ? text : "unknown signal";
@@ -265,13 +314,18 @@ std::string signal_meaning(int signal) {
 }
 
 std::optional<fs::path> find_program(std::string_view name) {
-    if (name.empty()) return std::nullopt;
+    if (name.empty()) {
+        return std::nullopt;
+    }
     const auto executable = [](const fs::path& path) {
         struct stat info {};
-        return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && access(path.c_str(), X_OK) == 0;
+        return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+               access(path.c_str(), X_OK) == 0;
     };
     if (name.find('/') != std::string_view::npos) {
-        if (executable(fs::path(name))) return fs::path(name);
+        if (executable(fs::path(name))) {
+            return fs::path(name);
+        }
         return std::nullopt;
     }
     const char* path_variable = std::getenv("PATH");
@@ -279,10 +333,14 @@ std::optional<fs::path> find_program(std::string_view name) {
     std::size_t start = 0;
     while (start <= search.size()) {
         std::size_t end = search.find(':', start);
-        if (end == std::string::npos) end = search.size();
+        if (end == std::string::npos) {
+            end = search.size();
+        }
         const std::string folder = search.substr(start, end - start);
         const fs::path candidate = fs::path(folder.empty() ? "." : folder) / name;
-        if (executable(candidate)) return candidate;
+        if (executable(candidate)) {
+            return candidate;
+        }
         start = end + 1;
     }
     return std::nullopt;

@@ -18,16 +18,18 @@ int run_command(Context& context, const RunOptions& options) {
     const Style& style = context.style();
 
     out << style.dim("Building " + target + " ...") << std::flush;
-    const BuildResult build =
-        build_finishing_line(context, target, context.build_dir() / "logs" / (target + ".build.log"));
+    const BuildResult build = build_finishing_line(
+        context, target, context.build_dir() / "logs" / (target + ".build.log"));
     if (build.unknown_target) {
         out << "\n";
-        throw EnvironmentError("The build has no target " + target + ".",
-                               "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+        throw EnvironmentError(
+            "The build has no target " + target + ".",
+            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
     }
     if (!build.ok) {
         out << " " << style.bad("failed") << "\n" << build.log;
-        out << style.bad(target + " did not build.") << " Full log: " << context.show(build.log_path) << "\n";
+        out << style.bad(target + " did not build.")
+            << " Full log: " << context.show(build.log_path) << "\n";
         return static_cast<int>(ExitCode::kBuildError);
     }
     out << style.dim(" done (" + format_seconds(build.seconds) + ")") << "\n";
@@ -35,10 +37,13 @@ int run_command(Context& context, const RunOptions& options) {
     const fs::path program = context.binary(target);
     std::error_code error;
     if (!fs::exists(program, error)) {
-        throw EnvironmentError("The lesson program " + context.show(program) + " does not exist after building.",
-                               "cmake --build " + context.show(context.build_dir()) + " --target " + target);
+        throw EnvironmentError(
+            "The lesson program " + context.show(program) + " does not exist after building.",
+            "cmake --build " + context.show(context.build_dir()) + " --target " + target);
     }
-    ProcessSpec spec{{program.string(), "--device", options.device}, context.root(), OutputMode::kInherit,
+    ProcessSpec spec{{program.string(), "--device", options.device},
+                     context.root(),
+                     OutputMode::kInherit,
                      std::nullopt};
     spec.argv.insert(spec.argv.end(), options.extra_args.begin(), options.extra_args.end());
     out << std::flush;

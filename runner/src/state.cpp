@@ -2,9 +2,9 @@
 /// @brief Reading and atomically writing the learner's progress file.
 #include "tl_runner/state.h"
 
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include <system_error>
-#include <unistd.h>
 
 #include "tl_runner/errors.h"
 #include "tl_runner/text.h"
@@ -20,7 +20,9 @@ constexpr int kStateFormatVersion = 1;
 /// Parses the file's text; throws std::runtime_error saying what is wrong with it.
 std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string& text) {
     const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (document.is_discarded()) throw std::runtime_error("it is not valid JSON");
+    if (document.is_discarded()) {
+        throw std::runtime_error("it is not valid JSON");
+    }
     if (!document.is_object() || !document.contains("format_version")) {
         throw std::runtime_error("it has no format_version");
     }
@@ -30,16 +32,26 @@ std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string&
     }
     std::map<std::string, ExerciseState, std::less<>> exercises;
     const json& entries = document.value("exercises", json::object());
-    if (!entries.is_object()) throw std::runtime_error("\"exercises\" is not an object");
+    if (!entries.is_object()) {
+        throw std::runtime_error("\"exercises\" is not an object");
+    }
     for (const auto& [id, entry] : entries.items()) {
-        if (!entry.is_object()) continue;  // one bad entry costs that entry only
+        if (!entry.is_object()) {
+            continue;  // one bad entry costs that entry only
+        }
         ExerciseState state;
         const json& status = entry.value("status", json());
-        if (status.is_string()) state.status = parse_status(status.get<std::string>());
+        if (status.is_string()) {
+            state.status = parse_status(status.get<std::string>());
+        }
         const json& hints = entry.value("hints_revealed", json());
-        if (hints.is_number_integer() && hints.get<int>() > 0) state.hints_revealed = hints.get<int>();
+        if (hints.is_number_integer() && hints.get<int>() > 0) {
+            state.hints_revealed = hints.get<int>();
+        }
         const json& checked = entry.value("checked_at", json());
-        if (checked.is_string()) state.checked_at = checked.get<std::string>();
+        if (checked.is_string()) {
+            state.checked_at = checked.get<std::string>();
+        }
         exercises.emplace(id, std::move(state));
     }
     return exercises;
@@ -49,11 +61,16 @@ std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string&
 
 std::string_view status_key(ExerciseStatus status) {
     switch (status) {
-        case ExerciseStatus::kDone: return "done";
-        case ExerciseStatus::kFailing: return "failing";
-        case ExerciseStatus::kBuildError: return "build_error";
-        case ExerciseStatus::kSkipped: return "skipped";
-        case ExerciseStatus::kNotTried: break;
+        case ExerciseStatus::kDone:
+            return "done";
+        case ExerciseStatus::kFailing:
+            return "failing";
+        case ExerciseStatus::kBuildError:
+            return "build_error";
+        case ExerciseStatus::kSkipped:
+            return "skipped";
+        case ExerciseStatus::kNotTried:
+            break;
     }
     return "not_tried";
 }
@@ -61,18 +78,25 @@ std::string_view status_key(ExerciseStatus status) {
 ExerciseStatus parse_status(std::string_view key) {
     for (ExerciseStatus status : {ExerciseStatus::kDone, ExerciseStatus::kFailing,
                                   ExerciseStatus::kBuildError, ExerciseStatus::kSkipped}) {
-        if (status_key(status) == key) return status;
+        if (status_key(status) == key) {
+            return status;
+        }
     }
     return ExerciseStatus::kNotTried;
 }
 
 std::string_view status_label(ExerciseStatus status) {
     switch (status) {
-        case ExerciseStatus::kDone: return "done";
-        case ExerciseStatus::kFailing: return "failing";
-        case ExerciseStatus::kBuildError: return "build error";
-        case ExerciseStatus::kSkipped: return "skipped";
-        case ExerciseStatus::kNotTried: break;
+        case ExerciseStatus::kDone:
+            return "done";
+        case ExerciseStatus::kFailing:
+            return "failing";
+        case ExerciseStatus::kBuildError:
+            return "build error";
+        case ExerciseStatus::kSkipped:
+            return "skipped";
+        case ExerciseStatus::kNotTried:
+            break;
     }
     return "not tried";
 }
@@ -81,7 +105,9 @@ StateFile StateFile::load(const fs::path& path) {
     StateFile state;
     state.path_ = path;
     std::error_code error;
-    if (!fs::exists(path, error)) return state;
+    if (!fs::exists(path, error)) {
+        return state;
+    }
     try {
         state.exercises_ = parse_state(read_file(path));
     } catch (const std::exception& problem) {
@@ -89,9 +115,10 @@ StateFile StateFile::load(const fs::path& path) {
         fs::path aside = path;
         aside += ".corrupt";
         fs::rename(path, aside, error);
-        state.warning_ = path.string() + " could not be used (" + problem.what() +
-                         "); starting with a fresh progress record" +
-                         (error ? std::string(".") : "; the old file is kept as " + aside.string() + ".");
+        state.warning_ =
+            path.string() + " could not be used (" + problem.what() +
+            "); starting with a fresh progress record" +
+            (error ? std::string(".") : "; the old file is kept as " + aside.string() + ".");
         state.exercises_.clear();
     }
     return state;
@@ -113,7 +140,9 @@ std::string StateFile::to_json() const {
     for (const auto& [id, state] : exercises_) {
         json entry = {{"status", std::string(status_key(state.status))},
                       {"hints_revealed", state.hints_revealed}};
-        if (!state.checked_at.empty()) entry["checked_at"] = state.checked_at;
+        if (!state.checked_at.empty()) {
+            entry["checked_at"] = state.checked_at;
+        }
         entries[id] = std::move(entry);
     }
     const json document = {{"format_version", kStateFormatVersion}, {"exercises", entries}};

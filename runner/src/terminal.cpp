@@ -2,10 +2,10 @@
 /// @brief Terminal detection and ANSI colour.
 #include "tl_runner/terminal.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <unistd.h>
 
 #include "tl_runner/errors.h"
 
@@ -21,7 +21,9 @@ std::string env(const char* name) {
 bool utf8_locale() {
     for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
         std::string value = env(name);
-        if (value.empty()) continue;
+        if (value.empty()) {
+            continue;
+        }
         std::transform(value.begin(), value.end(), value.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return value.find("utf-8") != std::string::npos || value.find("utf8") != std::string::npos;
@@ -32,26 +34,38 @@ bool utf8_locale() {
 }  // namespace
 
 ColorMode parse_color_mode(std::string_view text) {
-    if (text == "auto") return ColorMode::kAuto;
-    if (text == "always") return ColorMode::kAlways;
-    if (text == "never") return ColorMode::kNever;
+    if (text == "auto") {
+        return ColorMode::kAuto;
+    }
+    if (text == "always") {
+        return ColorMode::kAlways;
+    }
+    if (text == "never") {
+        return ColorMode::kNever;
+    }
     throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
 }
 
 Style Style::detect(ColorMode mode) {
     bool color = false;
     switch (mode) {
-        case ColorMode::kAlways: color = true; break;
-        case ColorMode::kNever: color = false; break;
+        case ColorMode::kAlways:
+            color = true;
+            break;
+        case ColorMode::kNever:
+            color = false;
+            break;
         case ColorMode::kAuto:
             color = isatty(STDOUT_FILENO) != 0 && env("NO_COLOR").empty() && env("TERM") != "dumb";
             break;
     }
-    return Style(color, utf8_locale());
+    return {color, utf8_locale()};
 }
 
 std::string Style::paint(std::string_view code, std::string_view text) const {
-    if (!color_) return std::string(text);
+    if (!color_) {
+        return std::string(text);
+    }
     std::string painted = "\x1b[";
     painted += code;
     painted += 'm';

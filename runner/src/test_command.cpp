@@ -13,8 +13,11 @@ namespace {
 /// Runs a command on the terminal, echoing it first so that it can be repeated by hand.
 ProcessResult run_visibly(Context& context, std::vector<std::string> argv) {
     context.out() << context.style().dim("$ " + join(argv, " ")) << "\n" << std::flush;
-    ProcessResult result = run_process({std::move(argv), context.root(), OutputMode::kInherit, std::nullopt});
-    if (result.signal == SIGINT) throw Interrupted();
+    ProcessResult result =
+        run_process({std::move(argv), context.root(), OutputMode::kInherit, std::nullopt});
+    if (result.signal == SIGINT) {
+        throw Interrupted();
+    }
     return result;
 }
 
@@ -28,9 +31,11 @@ ExitCode test_command(Context& context, const std::vector<std::string>& ctest_ar
         return ExitCode::kBuildError;
     }
     std::vector<std::string> argv{context.ctest().string(), "--test-dir", build_dir,
-                                  "--output-on-failure", "-j", "2", "--no-tests=error"};
+                                  "--output-on-failure",    "-j",         "2",
+                                  "--no-tests=error"};
     argv.insert(argv.end(), ctest_args.begin(), ctest_args.end());
-    return run_visibly(context, std::move(argv)).succeeded() ? ExitCode::kOk : ExitCode::kTestsFailed;
+    return run_visibly(context, std::move(argv)).succeeded() ? ExitCode::kOk
+                                                             : ExitCode::kTestsFailed;
 }
 
 }  // namespace torchlings::runner

@@ -2,6 +2,7 @@
 /// @brief Parsing the torchlings reporter's JSON Lines.
 #include "tl_runner/test_events.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "tl_runner/text.h"
@@ -19,23 +20,37 @@ std::string string_field(const json& event, const char* key) {
 std::vector<std::string> strings_field(const json& event, const char* key) {
     std::vector<std::string> items;
     const auto found = event.find(key);
-    if (found == event.end() || !found->is_array()) return items;
+    if (found == event.end() || !found->is_array()) {
+        return items;
+    }
     for (const json& item : *found) {
-        if (item.is_string()) items.push_back(item.get<std::string>());
+        if (item.is_string()) {
+            items.push_back(item.get<std::string>());
+        }
     }
     return items;
 }
 
 FailureKind parse_kind(const std::string& kind) {
-    if (kind == "exception") return FailureKind::kException;
-    if (kind == "todo") return FailureKind::kTodo;
-    if (kind == "crash") return FailureKind::kCrash;
+    if (kind == "exception") {
+        return FailureKind::kException;
+    }
+    if (kind == "todo") {
+        return FailureKind::kTodo;
+    }
+    if (kind == "crash") {
+        return FailureKind::kCrash;
+    }
     return FailureKind::kAssertion;
 }
 
 CaseStatus parse_case_status(const std::string& status) {
-    if (status == "passed") return CaseStatus::kPassed;
-    if (status == "skipped") return CaseStatus::kSkipped;
+    if (status == "passed") {
+        return CaseStatus::kPassed;
+    }
+    if (status == "skipped") {
+        return CaseStatus::kSkipped;
+    }
     return CaseStatus::kFailed;
 }
 
@@ -49,16 +64,19 @@ Failure parse_failure(const json& event) {
     failure.messages = strings_field(event, "messages");
     failure.file = string_field(event, "file");
     const auto line = event.find("line");
-    if (line != event.end() && line->is_number_integer()) failure.line = line->get<int>();
+    if (line != event.end() && line->is_number_integer()) {
+        failure.line = line->get<int>();
+    }
     return failure;
 }
 
 /// The open case an event belongs to: the last started one with that name (or the last one).
 TestCaseResult* open_case(TestRun& run, const std::string& name) {
-    for (auto it = run.cases.rbegin(); it != run.cases.rend(); ++it) {
-        if (it->status == CaseStatus::kUnfinished && (name.empty() || it->name == name)) return &*it;
-    }
-    return nullptr;
+    const auto open =
+        std::find_if(run.cases.rbegin(), run.cases.rend(), [&](const TestCaseResult& c) {
+            return c.status == CaseStatus::kUnfinished && (name.empty() || c.name == name);
+        });
+    return open == run.cases.rend() ? nullptr : &*open;
 }
 
 void apply_event(TestRun& run, const json& event) {
@@ -93,7 +111,9 @@ void apply_event(TestRun& run, const json& event) {
 TestRun parse_test_events(std::string_view json_lines) {
     TestRun run;
     for (const std::string& line : split_lines(json_lines)) {
-        if (trim(line).empty()) continue;
+        if (trim(line).empty()) {
+            continue;
+        }
         const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
         if (event.is_discarded() || !event.is_object()) {
             ++run.unreadable_lines;
@@ -107,11 +127,17 @@ TestRun parse_test_events(std::string_view json_lines) {
 const TestCaseResult* TestRun::interrupted_case() const {
     // A program that dies stops in its last case: Catch2 ends that case itself when it catches
     // the signal (with a crash failure); a SIGKILL leaves it without a case_end.
-    if (cases.empty()) return nullptr;
+    if (cases.empty()) {
+        return nullptr;
+    }
     const TestCaseResult& last = cases.back();
-    if (last.status == CaseStatus::kUnfinished) return &last;
+    if (last.status == CaseStatus::kUnfinished) {
+        return &last;
+    }
     for (const Failure& failure : last.failures) {
-        if (failure.kind == FailureKind::kCrash) return &last;
+        if (failure.kind == FailureKind::kCrash) {
+            return &last;
+        }
     }
     return nullptr;
 }
@@ -127,16 +153,22 @@ const TestCaseResult* TestRun::first_failure() const {
 
 int TestRun::count(CaseStatus status) const {
     int total = 0;
-    for (const TestCaseResult& result : cases) total += result.status == status ? 1 : 0;
+    for (const TestCaseResult& result : cases) {
+        total += result.status == status ? 1 : 0;
+    }
     return total;
 }
 
 std::string_view kind_name(FailureKind kind) {
     switch (kind) {
-        case FailureKind::kAssertion: return "assertion";
-        case FailureKind::kException: return "exception";
-        case FailureKind::kTodo: return "todo";
-        case FailureKind::kCrash: return "crash";
+        case FailureKind::kAssertion:
+            return "assertion";
+        case FailureKind::kException:
+            return "exception";
+        case FailureKind::kTodo:
+            return "todo";
+        case FailureKind::kCrash:
+            return "crash";
     }
     return "assertion";
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -23,9 +24,13 @@ std::vector<std::string> split_lines(std::string_view text) {
     std::size_t start = 0;
     while (start < text.size()) {
         std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) end = text.size();
+        if (end == std::string_view::npos) {
+            end = text.size();
+        }
         std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
         lines.emplace_back(line);
         start = end + 1;
     }
@@ -35,7 +40,9 @@ std::vector<std::string> split_lines(std::string_view text) {
 std::string trim(std::string_view text) {
     constexpr std::string_view kSpace = " \t\r\n\f\v";
     const std::size_t first = text.find_first_not_of(kSpace);
-    if (first == std::string_view::npos) return {};
+    if (first == std::string_view::npos) {
+        return {};
+    }
     const std::size_t last = text.find_last_not_of(kSpace);
     return std::string(text.substr(first, last - first + 1));
 }
@@ -43,7 +50,9 @@ std::string trim(std::string_view text) {
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
     std::string joined;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i > 0) joined += separator;
+        if (i > 0) {
+            joined += separator;
+        }
         joined += items[i];
     }
     return joined;
@@ -52,7 +61,9 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 std::string indent(std::string_view text, std::string_view prefix) {
     std::string result;
     for (const std::string& line : split_lines(text)) {
-        if (!line.empty()) result += prefix;
+        if (!line.empty()) {
+            result += prefix;
+        }
         result += line;
         result += '\n';
     }
@@ -93,18 +104,24 @@ namespace {
 fs::path normalised(const fs::path& path) {
     std::error_code error;
     fs::path result = fs::weakly_canonical(path, error);
-    if (error) result = fs::absolute(path, error).lexically_normal();
+    if (error) {
+        result = fs::absolute(path, error).lexically_normal();
+    }
     return result;
 }
 
 }  // namespace
 
 std::string display_path(const fs::path& path, const fs::path& root) {
-    if (path.empty()) return {};
+    if (path.empty()) {
+        return {};
+    }
     const fs::path full = normalised(path);
     const fs::path base = normalised(root);
     const fs::path relative = full.lexically_relative(base);
-    if (relative.empty() || *relative.begin() == "..") return full.string();
+    if (relative.empty() || *relative.begin() == "..") {
+        return full.string();
+    }
     return relative.string();
 }
 
@@ -124,7 +141,7 @@ std::string format_seconds(double seconds) {
     if (seconds < 10.0) {
         text << std::fixed << std::setprecision(1) << seconds << " s";
     } else {
-        text << static_cast<long long>(seconds + 0.5) << " s";
+        text << std::llround(seconds) << " s";
     }
     return text.str();
 }
@@ -141,7 +158,9 @@ std::string read_file(const fs::path& path) {
 
 void write_file(const fs::path& path, std::string_view content) {
     std::error_code error;
-    if (path.has_parent_path()) fs::create_directories(path.parent_path(), error);
+    if (path.has_parent_path()) {
+        fs::create_directories(path.parent_path(), error);
+    }
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.close();

@@ -18,14 +18,22 @@ bool is_given(const Exercise& exercise, const std::string& name) {
 /// The problem with one case of a stub, or an empty string.
 std::string case_problem(const Exercise& exercise, const TestCaseResult& result) {
     if (result.status == CaseStatus::kPassed && !is_given(exercise, result.name)) {
-        return "\"" + result.name + "\" passes on the stub; a stub must fail every test "
+        return "\"" + result.name +
+               "\" passes on the stub; a stub must fail every test "
                "(list the case in given_tests if passing it is intended)";
     }
-    if (result.status != CaseStatus::kFailed) return {};
-    const bool crashed = std::any_of(result.failures.begin(), result.failures.end(),
-                                     [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    if (crashed) return "\"" + result.name + "\": the stub must fail by assertion, not by crashing";
-    if (result.failures.empty()) return "\"" + result.name + "\" failed without an assertion or exception";
+    if (result.status != CaseStatus::kFailed) {
+        return {};
+    }
+    const bool crashed =
+        std::any_of(result.failures.begin(), result.failures.end(),
+                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
+    if (crashed) {
+        return "\"" + result.name + "\": the stub must fail by assertion, not by crashing";
+    }
+    if (result.failures.empty()) {
+        return "\"" + result.name + "\" failed without an assertion or exception";
+    }
     return {};
 }
 
@@ -37,7 +45,8 @@ std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgr
     const std::string where = running != nullptr ? " (in \"" + running->name + "\")" : "";
     switch (run.verdict) {
         case Verdict::kCrashed:
-            return {"the stub must fail by assertion, not by crashing: " + signal_name(run.process.signal) + where};
+            return {"the stub must fail by assertion, not by crashing: " +
+                    signal_name(run.process.signal) + where};
         case Verdict::kTimedOut:
             return {"the stub must fail by assertion, not by hanging: stopped after " +
                     std::to_string(run.timeout_s) + " s" + where};
@@ -45,19 +54,25 @@ std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgr
             return {"the stub must fail by assertion, not by exiting: exit status " +
                     std::to_string(run.process.exit_code) + where};
         case Verdict::kNoReport:
-            return {"the test program reported nothing (exit status " + std::to_string(run.process.exit_code) +
-                    "); is it a torchlings test program?"};
-        case Verdict::kNoTests: return {"the test program has no test cases"};
-        default: break;
+            return {"the test program reported nothing (exit status " +
+                    std::to_string(run.process.exit_code) + "); is it a torchlings test program?"};
+        case Verdict::kNoTests:
+            return {"the test program has no test cases"};
+        default:
+            break;
     }
     for (const TestCaseResult& result : run.events.cases) {
         std::string problem = case_problem(exercise, result);
-        if (!problem.empty()) problems.push_back(std::move(problem));
+        if (!problem.empty()) {
+            problems.push_back(std::move(problem));
+        }
     }
     for (const std::string& given : exercise.given_tests) {
         const bool exists = std::any_of(run.events.cases.begin(), run.events.cases.end(),
                                         [&](const TestCaseResult& c) { return c.name == given; });
-        if (!exists) problems.push_back("given_tests names \"" + given + "\", which is not a test case");
+        if (!exists) {
+            problems.push_back("given_tests names \"" + given + "\", which is not a test case");
+        }
     }
     return problems;
 }
@@ -66,12 +81,18 @@ ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
     const Course& course = context.course();
     std::vector<const Exercise*> exercises;
     if (options.all) {
-        for (const Exercise& exercise : course.exercises()) exercises.push_back(&exercise);
+        for (const Exercise& exercise : course.exercises()) {
+            exercises.push_back(&exercise);
+        }
     }
     for (const std::string& target : options.targets) {
-        for (const Exercise* exercise : course.resolve(target)) exercises.push_back(exercise);
+        for (const Exercise* exercise : course.resolve(target)) {
+            exercises.push_back(exercise);
+        }
     }
-    if (exercises.empty()) throw UsageError("Say which stub to verify: verify-stub <id>, a lesson, or --all.");
+    if (exercises.empty()) {
+        throw UsageError("Say which stub to verify: verify-stub <id>, a lesson, or --all.");
+    }
 
     const Style& style = context.style();
     std::ostream& out = context.out();
@@ -85,14 +106,20 @@ ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
             const int given = static_cast<int>(run.events.cases.size()) - failed - skipped;
             out << style.good("verify-stub " + exercise->id + ": ok") << ", " << failed
                 << (failed == 1 ? " case fails" : " cases fail") << " by assertion or exception";
-            if (given > 0) out << "; " << given << " given";
-            if (skipped > 0) out << "; " << skipped << " skipped here, so not verified";
+            if (given > 0) {
+                out << "; " << given << " given";
+            }
+            if (skipped > 0) {
+                out << "; " << skipped << " skipped here, so not verified";
+            }
             out << "\n";
             continue;
         }
         overall = ExitCode::kTestsFailed;
         out << style.bad("verify-stub " + exercise->id + ": FAILED") << "\n";
-        for (const std::string& problem : problems) out << "  - " << problem << "\n";
+        for (const std::string& problem : problems) {
+            out << "  - " << problem << "\n";
+        }
     }
     return overall;
 }

@@ -43,8 +43,10 @@ const char* failure_kind(const Catch::AssertionResult& result) {
     switch (result.getResultType()) {
         case Catch::ResultWas::ThrewException:
             return result.getMessage().rfind(kTodoPrefix, 0) == 0 ? "todo" : "exception";
-        case Catch::ResultWas::FatalErrorCondition: return "crash";
-        default: return "assertion";
+        case Catch::ResultWas::FatalErrorCondition:
+            return "crash";
+        default:
+            return "assertion";
     }
 }
 
@@ -53,7 +55,7 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
     using Base = Catch::StreamingReporterBase<TorchlingsReporter>;
     using Clock = std::chrono::steady_clock;
 
-public:
+  public:
     explicit TorchlingsReporter(const Catch::ReporterConfig& config) : Base(config) {}
 
     /// Shown by `--list-reporters`.
@@ -79,10 +81,14 @@ public:
         const Catch::AssertionResult& result = stats.assertionResult;
         if (result.getResultType() == Catch::ResultWas::Warning) {
             const std::string message = result.getMessage();
-            if (message.rfind(kSkipPrefix, 0) == 0) skip_reason_ = message.substr(kSkipPrefix.size());
+            if (message.rfind(kSkipPrefix, 0) == 0) {
+                skip_reason_ = message.substr(kSkipPrefix.size());
+            }
             return true;
         }
-        if (result.isOk()) return true;
+        if (result.isOk()) {
+            return true;
+        }
         emit(assertion_event(stats));
         return true;
     }
@@ -102,18 +108,23 @@ public:
     }
 
     void testRunEnded(const Catch::TestRunStats& stats) override {
-        emit({{"event", "run_end"}, {"passed", passed_}, {"failed", failed_}, {"skipped", skipped_}});
+        emit({{"event", "run_end"},
+              {"passed", passed_},
+              {"failed", failed_},
+              {"skipped", skipped_}});
         Base::testRunEnded(stats);
     }
 
-private:
-    json assertion_event(const Catch::AssertionStats& stats) const {
+  private:
+    [[nodiscard]] json assertion_event(const Catch::AssertionStats& stats) const {
         const Catch::AssertionResult& result = stats.assertionResult;
         const std::string macro(result.getTestMacroName());
         json messages = json::array();
         // Catch2 appends the result's own message to infoMessages; keep INFO/CAPTURE text only.
         for (const Catch::MessageInfo& info : stats.infoMessages) {
-            if (info.type == Catch::ResultWas::Info) messages.push_back(info.message);
+            if (info.type == Catch::ResultWas::Info) {
+                messages.push_back(info.message);
+            }
         }
         // Outside any assertion, Catch2 names the expression "{Unknown expression after the
         // reported line}"; the kind and the line already say that, so leave it empty.

@@ -21,7 +21,7 @@ inline constexpr std::string_view kCommand = "./torchlings";
 /// Where things are, and how to talk to the learner. The course and the state file are read
 /// on first use, so that commands which need neither (doctor) work without them.
 class Context {
-public:
+  public:
     Context(std::filesystem::path root, std::filesystem::path build_dir,
             std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
 
@@ -52,7 +52,7 @@ public:
     /// The ctest next to that cmake (else the one on PATH); throws EnvironmentError.
     [[nodiscard]] std::filesystem::path ctest() const;
 
-private:
+  private:
     std::filesystem::path root_;
     std::filesystem::path build_dir_;
     std::filesystem::path state_path_;

@@ -32,7 +32,7 @@ inline constexpr int kDefaultTimeoutS = 30;
 
 /// The course: what exercises/info.json under a root folder describes.
 class Course {
-public:
+  public:
     /// Reads `<root>/exercises/info.json`. Throws EnvironmentError naming the file and what was
     /// expected when it is missing, is not JSON, or lacks a required key.
     static Course load(const std::filesystem::path& root);
@@ -75,7 +75,7 @@ public:
     /// Every exercise id, grouped by lesson, as text for an error message.
     [[nodiscard]] std::string describe_ids() const;
 
-private:
+  private:
     std::filesystem::path root_;
     std::vector<Lesson> lessons_;
     std::vector<Exercise> exercises_;

@@ -12,25 +12,25 @@ namespace torchlings::runner {
 
 /// How a runner command ended. Each value has exactly one meaning; main() returns it.
 enum class ExitCode : int {
-    kOk = 0,            ///< every checked exercise passes (or the command did what was asked)
-    kTestsFailed = 1,   ///< a test failed, crashed or timed out
-    kBuildError = 2,    ///< a target did not compile or link
-    kEnvironment = 3,   ///< the set-up is incomplete: no build folder, a tool or binary missing
-    kAllSkipped = 4,    ///< every test was skipped (for example: it needs a GPU)
-    kUsage = 64,        ///< the command line names something that does not exist
-    kInterrupted = 130, ///< the user pressed Ctrl-C; child processes were stopped
-    kInternal = 70,     ///< a bug in the runner itself
+    kOk = 0,             ///< every checked exercise passes (or the command did what was asked)
+    kTestsFailed = 1,    ///< a test failed, crashed or timed out
+    kBuildError = 2,     ///< a target did not compile or link
+    kEnvironment = 3,    ///< the set-up is incomplete: no build folder, a tool or binary missing
+    kAllSkipped = 4,     ///< every test was skipped (for example: it needs a GPU)
+    kUsage = 64,         ///< the command line names something that does not exist
+    kInterrupted = 130,  ///< the user pressed Ctrl-C; child processes were stopped
+    kInternal = 70,      ///< a bug in the runner itself
 };
 
 /// The command line asks for something that does not exist (exit code 64).
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 /// The environment is not ready (exit code 3): carries the one command that fixes it, if known.
 class EnvironmentError : public std::runtime_error {
-public:
+  public:
     /// @param what what is wrong, in a full sentence
     /// @param fix  the command (or short instruction) that fixes it; empty when there is none
     explicit EnvironmentError(const std::string& what, std::string fix = {})
@@ -39,13 +39,13 @@ public:
     /// The command that fixes the problem, or an empty string.
     [[nodiscard]] const std::string& fix() const noexcept { return fix_; }
 
-private:
+  private:
     std::string fix_;
 };
 
 /// The user interrupted a child process with Ctrl-C; the child's process group was stopped.
 class Interrupted : public std::runtime_error {
-public:
+  public:
     Interrupted() : std::runtime_error("interrupted") {}
 };
 

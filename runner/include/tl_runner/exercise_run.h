@@ -37,14 +37,14 @@ struct BuildResult {
 
 /// What happened when a test program ran, in one word.
 enum class Verdict {
-    kPassed,      ///< every case passed (some may have been skipped)
-    kFailed,      ///< at least one case failed
-    kAllSkipped,  ///< every case was skipped
-    kCrashed,     ///< the program died from a signal
-    kTimedOut,    ///< the runner stopped it at the time limit
-    kExitedEarly, ///< the program exited in the middle of the run (exit() in a test)
-    kNoTests,     ///< the program ran no test case
-    kNoReport,    ///< the program printed no events (not a torchlings test program?)
+    kPassed,       ///< every case passed (some may have been skipped)
+    kFailed,       ///< at least one case failed
+    kAllSkipped,   ///< every case was skipped
+    kCrashed,      ///< the program died from a signal
+    kTimedOut,     ///< the runner stopped it at the time limit
+    kExitedEarly,  ///< the program exited in the middle of the run (exit() in a test)
+    kNoTests,      ///< the program ran no test case
+    kNoReport,     ///< the program printed no events (not a torchlings test program?)
 };
 
 /// The outcome of one run of an exercise's test program.

@@ -32,12 +32,12 @@ struct ProcessSpec {
 
 /// How a child ended.
 struct ProcessResult {
-    int exit_code = -1;      ///< the exit status when the child exited normally, else -1
-    int signal = 0;          ///< the signal that ended it, or 0 (SIGKILL after a timeout)
-    bool timed_out = false;  ///< the runner stopped it when the time limit ran out
-    std::string output;      ///< stdout and stderr interleaved (capture mode)
+    int exit_code = -1;             ///< the exit status when the child exited normally, else -1
+    int signal = 0;                 ///< the signal that ended it, or 0 (SIGKILL after a timeout)
+    bool timed_out = false;         ///< the runner stopped it when the time limit ran out
+    std::string output;             ///< stdout and stderr interleaved (capture mode)
     bool output_truncated = false;  ///< the start of the output was dropped (output_limit)
-    double seconds = 0.0;    ///< wall-clock time from start to end
+    double seconds = 0.0;           ///< wall-clock time from start to end
 
     /// True when the child exited by itself with status 0.
     [[nodiscard]] bool succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }

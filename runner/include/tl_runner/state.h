@@ -34,7 +34,7 @@ struct ExerciseState {
 
 /// The whole state file.
 class StateFile {
-public:
+  public:
     /// Reads the file. A missing file is an empty state. A corrupt or unknown-format file also
     /// gives an empty state: it is moved aside to `<file>.corrupt` and warning() says so.
     /// Never throws.
@@ -59,7 +59,7 @@ public:
     /// The file's JSON text (what save() writes).
     [[nodiscard]] std::string to_json() const;
 
-private:
+  private:
     std::filesystem::path path_;
     std::map<std::string, ExerciseState, std::less<>> exercises_;
     std::string warning_;

@@ -19,7 +19,7 @@ enum class ColorMode { kAuto, kAlways, kNever };
 
 /// How to decorate text for the reader in front of the runner.
 class Style {
-public:
+  public:
     /// @param color   emit ANSI colour sequences
     /// @param unicode use ✓ ✗ rather than ASCII marks
     Style(bool color, bool unicode) : color_(color), unicode_(unicode) {}
@@ -43,7 +43,7 @@ public:
 
     [[nodiscard]] bool color() const { return color_; }
 
-private:
+  private:
     [[nodiscard]] std::string paint(std::string_view code, std::string_view text) const;
 
     bool color_;

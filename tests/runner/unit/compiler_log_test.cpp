@@ -19,7 +19,8 @@ std::optional<tl::CompilerError> first(const std::string& log,
 }  // namespace
 
 TEST_CASE("gcc: the first error in the learner's file wins over an earlier one in a header") {
-    const std::string log = R"LOG([1/2] Building CXX object CMakeFiles/ex_choose_device.dir/choose_device.cpp.o
+    const std::string log =
+        R"LOG([1/2] Building CXX object CMakeFiles/ex_choose_device.dir/choose_device.cpp.o
 FAILED: CMakeFiles/ex_choose_device.dir/choose_device.cpp.o
 /usr/bin/c++ -Werror=format -I/course/common/include -c /course/exercises/01_a/choose_device.cpp
 In file included from /course/exercises/01_a/choose_device.cpp:3:
@@ -39,8 +40,8 @@ ninja: build stopped: subcommand failed.
     CHECK(error->line == 12);
     CHECK(error->column == 12);
     CHECK(error->message == "'missing' was not declared in this scope");
-    CHECK(error->context == std::vector<std::string>{"   12 |     return missing;",
-                                                     "      |            ^~~~~~~"});
+    CHECK(error->context ==
+          std::vector<std::string>{"   12 |     return missing;", "      |            ^~~~~~~"});
 }
 
 TEST_CASE("gcc: an error only in a header falls back to the first error, tied to the include") {
@@ -59,7 +60,8 @@ TEST_CASE("gcc: an error only in a header falls back to the first error, tied to
 }
 
 TEST_CASE("gcc: a template error in a header is tied to the learner's 'required from here' line") {
-    const std::string log = R"LOG(/usr/include/c++/12/bits/stl_vector.h: In instantiation of 'class std::vector<int&>':
+    const std::string log =
+        R"LOG(/usr/include/c++/12/bits/stl_vector.h: In instantiation of 'class std::vector<int&>':
 /course/exercises/01_a/choose_device.cpp:7:22:   required from here
 /usr/include/c++/12/bits/stl_vector.h:427:66: error: static assertion failed
 )LOG";
@@ -70,7 +72,8 @@ TEST_CASE("gcc: a template error in a header is tied to the learner's 'required 
 }
 
 TEST_CASE("gcc: paths relative to the build folder are resolved") {
-    const auto error = first("../../exercises/01_a/choose_device.cpp:3:1: fatal error: x.h: No such file\n");
+    const auto error =
+        first("../../exercises/01_a/choose_device.cpp:3:1: fatal error: x.h: No such file\n");
     REQUIRE(error);
     CHECK(error->in_learner_file);
     CHECK(error->message == "x.h: No such file");
@@ -78,7 +81,8 @@ TEST_CASE("gcc: paths relative to the build folder are resolved") {
 
 TEST_CASE("nvcc: file(line): error, with the source line and caret as context") {
     const std::filesystem::path kernel = "/course/exercises/09_k/saxpy.cu";
-    const std::string log = R"LOG(/course/exercises/09_k/saxpy.cu(12): error: identifier "idx" is undefined
+    const std::string log =
+        R"LOG(/course/exercises/09_k/saxpy.cu(12): error: identifier "idx" is undefined
       y[idx] = a * x[idx] + y[idx];
         ^
 
@@ -92,14 +96,16 @@ TEST_CASE("nvcc: file(line): error, with the source line and caret as context") 
     CHECK(error->message == "identifier \"idx\" is undefined");
     CHECK(error->context.size() == 2);
 
-    const auto numbered = first("/course/exercises/09_k/saxpy.cu(5): error #20-D: identifier \"x\" is undefined\n", kernel);
+    const auto numbered = first(
+        "/course/exercises/09_k/saxpy.cu(5): error #20-D: identifier \"x\" is undefined\n", kernel);
     REQUIRE(numbered);
     CHECK(numbered->line == 5);
     CHECK(numbered->message == "identifier \"x\" is undefined");
 }
 
 TEST_CASE("linker errors: the undefined reference, not collect2's summary") {
-    const std::string ld = R"LOG(/usr/bin/ld: CMakeFiles/ex_x.dir/choose_device.cpp.o: in function `main':
+    const std::string ld =
+        R"LOG(/usr/bin/ld: CMakeFiles/ex_x.dir/choose_device.cpp.o: in function `main':
 choose_device.cpp:(.text+0x9): undefined reference to `fx_add(int, int)'
 collect2: error: ld returned 1 exit status
 )LOG";
@@ -122,13 +128,16 @@ collect2: error: ld returned 1 exit status
 
 TEST_CASE("context is capped and a log without errors gives nothing") {
     std::string log = "/course/exercises/01_a/choose_device.cpp:1:1: error: long\n";
-    for (int i = 0; i < 20; ++i) log += "   | note line\n";
+    for (int i = 0; i < 20; ++i) {
+        log += "   | note line\n";
+    }
     const auto error = first(log);
     REQUIRE(error);
     CHECK(error->context.size() == tl::kMaxContextLines);
     CHECK_FALSE(first("ninja: no work to do.\n[1/1] Linking CXX executable bin/ex_x\n"));
     CHECK_FALSE(first(""));
-    const auto cmake_error = first("CMake Error at CMakeLists.txt:3 (add_executable):\n  Cannot find source file\n");
+    const auto cmake_error =
+        first("CMake Error at CMakeLists.txt:3 (add_executable):\n  Cannot find source file\n");
     REQUIRE(cmake_error);
     CHECK_THAT(cmake_error->headline, Catch::StartsWith("CMake Error"));
 }

@@ -11,7 +11,7 @@ namespace tl = torchlings::runner;
 namespace {
 
 tl::TestCaseResult make_case(const std::string& name, tl::CaseStatus status,
-                             std::vector<tl::FailureKind> kinds = {}) {
+                             const std::vector<tl::FailureKind>& kinds = {}) {
     tl::TestCaseResult result;
     result.name = name;
     result.status = status;
@@ -32,7 +32,9 @@ tl::TestRun finished_run(std::vector<tl::TestCaseResult> cases) {
 }
 
 tl::TestProgramRun program_run(tl::TestRun events, tl::ProcessResult process = {}) {
-    if (process.exit_code == -1 && process.signal == 0 && !process.timed_out) process.exit_code = 0;
+    if (process.exit_code == -1 && process.signal == 0 && !process.timed_out) {
+        process.exit_code = 0;
+    }
     tl::TestProgramRun run;
     run.events = std::move(events);
     run.process = process;
@@ -46,11 +48,14 @@ tl::TestProgramRun program_run(tl::TestRun events, tl::ProcessResult process = {
 TEST_CASE("classify: how the process ended comes first, then what it reported") {
     tl::ProcessResult exited;
     exited.exit_code = 0;
-    const auto passed = finished_run({make_case("a", tl::CaseStatus::kPassed), make_case("b", tl::CaseStatus::kSkipped)});
+    const auto passed = finished_run(
+        {make_case("a", tl::CaseStatus::kPassed), make_case("b", tl::CaseStatus::kSkipped)});
     CHECK(tl::classify(exited, passed) == tl::Verdict::kPassed);
-    CHECK(tl::classify(exited, finished_run({make_case("b", tl::CaseStatus::kSkipped)})) == tl::Verdict::kAllSkipped);
+    CHECK(tl::classify(exited, finished_run({make_case("b", tl::CaseStatus::kSkipped)})) ==
+          tl::Verdict::kAllSkipped);
     CHECK(tl::classify(exited, finished_run({make_case("a", tl::CaseStatus::kPassed),
-                                             make_case("c", tl::CaseStatus::kFailed)})) == tl::Verdict::kFailed);
+                                             make_case("c", tl::CaseStatus::kFailed)})) ==
+          tl::Verdict::kFailed);
     CHECK(tl::classify(exited, finished_run({})) == tl::Verdict::kNoTests);
     CHECK(tl::classify(exited, tl::TestRun{}) == tl::Verdict::kNoReport);
 
@@ -70,11 +75,11 @@ TEST_CASE("classify: how the process ended comes first, then what it reported") 
 TEST_CASE("stub check: every case must fail by assertion, exception or TODO") {
     tl::Exercise exercise;
     exercise.id = "x";
-    const auto good = program_run(finished_run({
-        make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kAssertion}),
-        make_case("b", tl::CaseStatus::kFailed, {tl::FailureKind::kException}),
-        make_case("c", tl::CaseStatus::kFailed, {tl::FailureKind::kTodo}),
-        make_case("gpu", tl::CaseStatus::kSkipped)}));
+    const auto good = program_run(
+        finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kAssertion}),
+                      make_case("b", tl::CaseStatus::kFailed, {tl::FailureKind::kException}),
+                      make_case("c", tl::CaseStatus::kFailed, {tl::FailureKind::kTodo}),
+                      make_case("gpu", tl::CaseStatus::kSkipped)}));
     CHECK(tl::stub_problems(exercise, good).empty());
 
     const auto passes = program_run(finished_run({make_case("a", tl::CaseStatus::kPassed)}));
@@ -84,7 +89,8 @@ TEST_CASE("stub check: every case must fail by assertion, exception or TODO") {
     exercise.given_tests = {"a"};
     CHECK(tl::stub_problems(exercise, passes).empty());
     exercise.given_tests = {"a", "ghost"};
-    CHECK_THAT(tl::stub_problems(exercise, passes).at(0), Catch::Contains("\"ghost\", which is not a test case"));
+    CHECK_THAT(tl::stub_problems(exercise, passes).at(0),
+               Catch::Contains("\"ghost\", which is not a test case"));
 }
 
 TEST_CASE("stub check: crashing, hanging or running nothing is never a proper failure") {
@@ -102,8 +108,10 @@ TEST_CASE("stub check: crashing, hanging or running nothing is never a proper fa
     CHECK_THAT(tl::stub_problems(exercise, program_run(cut, stopped)).at(0),
                Catch::Contains("not by hanging: stopped after 2 s"));
 
-    CHECK_THAT(tl::stub_problems(exercise, program_run(finished_run({}))).at(0), Catch::Contains("no test cases"));
+    CHECK_THAT(tl::stub_problems(exercise, program_run(finished_run({}))).at(0),
+               Catch::Contains("no test cases"));
 
-    const auto caught = program_run(finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kCrash})}));
+    const auto caught = program_run(
+        finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kCrash})}));
     CHECK_THAT(tl::stub_problems(exercise, caught).at(0), Catch::Contains("not by crashing"));
 }

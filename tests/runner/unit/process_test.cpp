@@ -6,15 +6,16 @@
 
 #include "temp_dir.h"
 #include "tl_runner/errors.h"
-#include "tl_runner/text.h"
 #include "tl_runner/process.h"
+#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 using namespace std::chrono_literals;
 
 namespace {
 
-tl::ProcessResult shell(const std::string& script, std::optional<std::chrono::milliseconds> timeout = {},
+tl::ProcessResult shell(const std::string& script,
+                        std::optional<std::chrono::milliseconds> timeout = {},
                         const std::filesystem::path& cwd = {}) {
     return tl::run_process({{"sh", "-c", script}, cwd, tl::OutputMode::kCapture, timeout});
 }
@@ -31,8 +32,8 @@ TEST_CASE("stdout and stderr are captured together, with the exit status") {
 }
 
 TEST_CASE("arguments are passed as they are, never through a shell") {
-    const tl::ProcessResult result =
-        tl::run_process({{"printf", "%s|", "a b", "$(not run)", ";"}, {}, tl::OutputMode::kCapture, {}});
+    const tl::ProcessResult result = tl::run_process(
+        {{"printf", "%s|", "a b", "$(not run)", ";"}, {}, tl::OutputMode::kCapture, {}});
     CHECK(result.succeeded());
     CHECK(result.output == "a b|$(not run)|;|");
 }
@@ -41,7 +42,8 @@ TEST_CASE("the child runs in the folder it is given, with no stdin") {
     const tl::testing::TempDir dir;
     const tl::ProcessResult result = shell("pwd; cat", {}, dir.path());
     CHECK(result.succeeded());
-    CHECK(tl::same_path(std::filesystem::path(result.output.substr(0, result.output.size() - 1)), dir.path()));
+    CHECK(tl::same_path(std::filesystem::path(result.output.substr(0, result.output.size() - 1)),
+                        dir.path()));
 }
 
 TEST_CASE("a child killed by a signal reports the signal") {
@@ -60,8 +62,12 @@ TEST_CASE("a child past its time limit is stopped with its whole process group")
 }
 
 TEST_CASE("an output limit keeps the end of a flood of output") {
-    tl::ProcessSpec spec{{"sh", "-c", "i=0; while [ $i -lt 5000 ]; do echo line $i; i=$((i+1)); done"},
-                         {}, tl::OutputMode::kCapture, std::nullopt, 1000};
+    tl::ProcessSpec spec{
+        {"sh", "-c", "i=0; while [ $i -lt 5000 ]; do echo line $i; i=$((i+1)); done"},
+        {},
+        tl::OutputMode::kCapture,
+        std::nullopt,
+        1000};
     const tl::ProcessResult result = tl::run_process(spec);
     CHECK(result.succeeded());
     CHECK(result.output_truncated);
@@ -74,7 +80,8 @@ TEST_CASE("a program that does not exist is an environment error naming it") {
                       tl::EnvironmentError);
     REQUIRE_THROWS_WITH(tl::run_process({{"tl-no-such-program"}, {}, tl::OutputMode::kCapture, {}}),
                         Catch::Contains("cannot run tl-no-such-program"));
-    REQUIRE_THROWS_WITH(shell("true", {}, "/no/such/folder"), Catch::Contains("cannot enter /no/such/folder"));
+    REQUIRE_THROWS_WITH(shell("true", {}, "/no/such/folder"),
+                        Catch::Contains("cannot enter /no/such/folder"));
 }
 
 TEST_CASE("signal names and meanings") {

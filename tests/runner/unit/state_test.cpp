@@ -33,7 +33,8 @@ TEST_CASE("the state survives a save and a load") {
     const tl::StateFile loaded = tl::StateFile::load(path);
     CHECK(loaded.warning().empty());
     CHECK(loaded.get("choose_device").status == tl::ExerciseStatus::kDone);
-    CHECK_THAT(loaded.get("choose_device").checked_at, Catch::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
+    CHECK_THAT(loaded.get("choose_device").checked_at,
+               Catch::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
     CHECK(loaded.get("parse_device").status == tl::ExerciseStatus::kBuildError);
     CHECK(loaded.get("parse_device").hints_revealed == 2);
     CHECK_THAT(tl::read_file(path), Catch::Contains("\"format_version\": 1") &&
@@ -42,9 +43,10 @@ TEST_CASE("the state survives a save and a load") {
 
 TEST_CASE("a corrupt state file is moved aside with one warning, and work goes on") {
     const tl::testing::TempDir dir;
-    const fs::path path = dir.write(".torchlings/state.json", "{\"format_version\": 1, \"exerc");
+    const fs::path path = dir.write(".torchlings/state.json", R"({"format_version": 1, "exerc)");
     tl::StateFile state = tl::StateFile::load(path);
-    CHECK_THAT(state.warning(), Catch::Contains("not valid JSON") && Catch::Contains("state.json.corrupt"));
+    CHECK_THAT(state.warning(),
+               Catch::Contains("not valid JSON") && Catch::Contains("state.json.corrupt"));
     CHECK(fs::exists(path.string() + ".corrupt"));
     state.record_check("x", tl::ExerciseStatus::kFailing);
     state.save();
@@ -56,7 +58,8 @@ TEST_CASE("a corrupt state file is moved aside with one warning, and work goes o
 TEST_CASE("an unknown format version starts fresh; bad entries cost only themselves") {
     const tl::testing::TempDir dir;
     const fs::path future = dir.write("future.json", R"({"format_version": 9, "exercises": {}})");
-    CHECK_THAT(tl::StateFile::load(future).warning(), Catch::Contains("format_version is 9, expected 1"));
+    CHECK_THAT(tl::StateFile::load(future).warning(),
+               Catch::Contains("format_version is 9, expected 1"));
 
     const fs::path odd = dir.write("odd.json", R"({"format_version": 1, "exercises": {
         "good": {"status": "done", "hints_revealed": 1},
@@ -71,8 +74,9 @@ TEST_CASE("an unknown format version starts fresh; bad entries cost only themsel
 }
 
 TEST_CASE("status words round-trip") {
-    for (auto status : {tl::ExerciseStatus::kDone, tl::ExerciseStatus::kFailing, tl::ExerciseStatus::kBuildError,
-                        tl::ExerciseStatus::kSkipped, tl::ExerciseStatus::kNotTried}) {
+    for (auto status :
+         {tl::ExerciseStatus::kDone, tl::ExerciseStatus::kFailing, tl::ExerciseStatus::kBuildError,
+          tl::ExerciseStatus::kSkipped, tl::ExerciseStatus::kNotTried}) {
         CHECK(tl::parse_status(tl::status_key(status)) == status);
     }
     CHECK(tl::status_label(tl::ExerciseStatus::kBuildError) == "build error");

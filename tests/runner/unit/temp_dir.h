@@ -13,10 +13,13 @@ namespace torchlings::runner::testing {
 
 /// A fresh folder under the system's temporary folder (mkdtemp), removed on destruction.
 class TempDir {
-public:
+  public:
     TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "tl_runner_XXXXXX").string();
-        if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "tl_runner_XXXXXX").string();
+        if (mkdtemp(pattern.data()) == nullptr) {
+            throw std::runtime_error("mkdtemp failed");
+        }
         path_ = pattern;
     }
     ~TempDir() {
@@ -29,14 +32,16 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
     /// Writes `content` to `relative` (creating folders) and returns the full path.
-    std::filesystem::path write(const std::filesystem::path& relative, std::string_view content) const {
-        const std::filesystem::path full = path_ / relative;
+    // NOLINTNEXTLINE(modernize-use-nodiscard): callers may write a file without its path
+    std::filesystem::path write(const std::filesystem::path& relative,
+                                std::string_view content) const {
+        std::filesystem::path full = path_ / relative;
         std::filesystem::create_directories(full.parent_path());
         std::ofstream(full, std::ios::binary) << content;
         return full;
     }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 

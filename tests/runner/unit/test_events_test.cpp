@@ -86,7 +86,8 @@ TEST_CASE("empty output, garbage and unknown events are survivable") {
     CHECK(empty.cases.empty());
     CHECK(empty.first_failure() == nullptr);
 
-    const tl::TestRun noisy = tl::parse_test_events("hello\n{\"event\":\"future_event\"}\n[1,2]\n{\"event\":\"run_start\"}\n");
+    const tl::TestRun noisy = tl::parse_test_events(
+        "hello\n{\"event\":\"future_event\"}\n[1,2]\n{\"event\":\"run_start\"}\n");
     CHECK(noisy.started);
     CHECK(noisy.unreadable_lines == 2);
 }

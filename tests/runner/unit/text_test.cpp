@@ -10,7 +10,7 @@
 namespace tl = torchlings::runner;
 
 TEST_CASE("split_lines keeps a last line without newline and drops carriage returns") {
-    CHECK(tl::split_lines("") == std::vector<std::string>{});
+    CHECK(tl::split_lines("").empty());
     CHECK(tl::split_lines("a\nb") == std::vector<std::string>{"a", "b"});
     CHECK(tl::split_lines("a\r\n\nb\n") == std::vector<std::string>{"a", "", "b"});
 }
@@ -35,7 +35,8 @@ TEST_CASE("display_path is relative inside the root and absolute outside") {
     const tl::testing::TempDir dir;
     const auto root = dir.path() / "course";
     CHECK(tl::display_path(root / "exercises" / "a.cpp", root) == "exercises/a.cpp");
-    CHECK(tl::display_path(dir.path() / "elsewhere.cpp", root) == (dir.path() / "elsewhere.cpp").string());
+    CHECK(tl::display_path(dir.path() / "elsewhere.cpp", root) ==
+          (dir.path() / "elsewhere.cpp").string());
     CHECK(tl::same_path(root / "x" / ".." / "y", root / "y"));
 }
 
@@ -57,7 +58,8 @@ TEST_CASE("a batch reports its most serious outcome; all-skipped only when all w
     CHECK(tl::most_serious(ExitCode::kAllSkipped, ExitCode::kAllSkipped) == ExitCode::kAllSkipped);
     CHECK(tl::most_serious(ExitCode::kTestsFailed, ExitCode::kBuildError) == ExitCode::kBuildError);
     CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kTestsFailed) == ExitCode::kTestsFailed);
-    CHECK(tl::most_serious(ExitCode::kEnvironment, ExitCode::kBuildError) == ExitCode::kEnvironment);
+    CHECK(tl::most_serious(ExitCode::kEnvironment, ExitCode::kBuildError) ==
+          ExitCode::kEnvironment);
 }
 
 TEST_CASE("--color takes auto, always or never; a plain style adds no escapes") {

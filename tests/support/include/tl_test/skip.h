@@ -23,9 +23,9 @@
 /// Skips the current test case. `reason` may be a stream expression: `"needs " << n << " GPUs"`.
 /// It returns from the enclosing function, so use it in the test case's own body (or in a
 /// SECTION directly inside it), not in a helper function.
-// NOLINTNEXTLINE(bugprone-macro-parentheses): reason is deliberately streamed unparenthesised
-#define TL_SKIP(reason)                      \
-    do {                                     \
-        WARN(TL_SKIP_PREFIX << reason);      \
-        return;                              \
+/// (`reason` is deliberately not parenthesised, so that it can continue the stream.)
+#define TL_SKIP(reason)                                                          \
+    do {                                                                         \
+        WARN(TL_SKIP_PREFIX << reason); /* NOLINT(bugprone-macro-parentheses) */ \
+        return;                                                                  \
     } while (false)

@@ -1,0 +1,89 @@
+/// @file from_blob_owned_test.cpp
+/// @brief Tests of exercise from_blob_owned, built against the learner's file and the solution.
+#include "from_blob_owned.h"
+
+#include <tl_test/tensors.h>
+
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+/// Whether `t`'s data lies inside the memory of `values`.
+bool points_into(const torch::Tensor& t, const std::vector<float>& values) {
+    const auto* p = static_cast<const float*>(t.const_data_ptr());
+    return p >= values.data() && p < values.data() + values.size();
+}
+
+}  // namespace
+
+TEST_CASE("a borrowed tensor shares the vector's memory", "[task_1]") {
+    std::vector<float> values{1, 2, 3, 4, 5, 6};
+    const auto t = ex::borrowed_tensor(values, {2, 3});
+    CHECK(t.sizes() == c10::IntArrayRef{2, 3});
+    CHECK(t.scalar_type() == torch::kFloat32);
+    CHECK(t.data_ptr() == static_cast<void*>(values.data()));
+    values[4] = 50;  // row 1, column 1
+    CHECK(t[1][1].item<float>() == 50.0F);
+    t[0][0].fill_(-1);
+    CHECK(values[0] == -1.0F);
+}
+
+TEST_CASE("a shape that does not match the vector is rejected", "[task_1]") {
+    std::vector<float> values{1, 2, 3, 4};
+    CHECK_THROWS_AS(ex::borrowed_tensor(values, {3}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::borrowed_tensor(values, {2, 3}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::borrowed_tensor(values, {-2, -2}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::owned_tensor(values, {5}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::upload(values, {2}, c10::Device("cpu")), std::invalid_argument);
+}
+
+TEST_CASE("an owned tensor holds the vector's values", "[task_2]") {
+    const std::vector<float> values{1, 2, 3, 4, 5, 6};
+    const auto t = ex::owned_tensor(values, {3, 2});
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F, 4.0F, 5.0F, 6.0F}).view({3, 2}));
+}
+
+TEST_CASE("an owned tensor keeps its values when the vector changes", "[task_2]") {
+    std::vector<float> values{1, 2, 3};
+    const auto t = ex::owned_tensor(values, {3});
+    REQUIRE_FALSE(points_into(t, values));
+    values.assign({-7, -8, -9});
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F}));
+}
+
+TEST_CASE("an owned tensor outlives the vector", "[task_2]") {
+    auto values = std::make_unique<std::vector<float>>(std::vector<float>{4, 5, 6, 7});
+    const auto t = ex::owned_tensor(*values, {2, 2});
+    // Checked before freeing: reading a tensor that borrowed freed memory is undefined behaviour.
+    REQUIRE_FALSE(points_into(t, *values));
+    values.reset();
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({4.0F, 5.0F, 6.0F, 7.0F}).view({2, 2}));
+}
+
+TEST_CASE("an upload to the CPU owns its memory too", "[task_3]") {
+    std::vector<float> values{1, 2, 3, 4};
+    const auto t = ex::upload(values, {4}, c10::Device("cpu"));
+    CHECK(t.device() == c10::Device("cpu"));
+    REQUIRE_FALSE(points_into(t, values));
+    values[0] = 100;
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F, 4.0F}));
+}
+
+TEST_CASE("an upload lands on the device asked for", "[task_3]") {
+    // meta: a device with shapes but no data, available on every machine.
+    const std::vector<float> values{1, 2, 3, 4, 5, 6};
+    const auto t = ex::upload(values, {2, 3}, c10::Device("meta"));
+    CHECK(t.device() == c10::Device("meta"));
+    CHECK(t.sizes() == c10::IntArrayRef{2, 3});
+    CHECK(t.scalar_type() == torch::kFloat32);
+}
+
+TEST_CASE("an upload to a GPU holds the values", "[gpu][task_3]") {
+    TL_REQUIRE_CUDA();
+    std::vector<float> values{1, 2, 3, 4};
+    const auto t = ex::upload(values, {2, 2}, c10::Device("cuda:0"));
+    values[0] = 100;
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F, 4.0F}).view({2, 2}).to(t.device()));
+}

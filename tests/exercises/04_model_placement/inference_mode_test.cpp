@@ -1,0 +1,80 @@
+/// @file inference_mode_test.cpp
+/// @brief Tests of exercise inference_mode, built against the learner's file and the solution.
+#include "inference_mode.h"
+
+#include <tl_test/tensors.h>
+
+namespace {
+
+/// What an evaluation-mode forward must give: no dropout, the running mean as it is.
+torch::Tensor expected_output(const ex::TinyNet& net, const torch::Tensor& x) {
+    const torch::NoGradGuard no_grad;
+    return torch::linear(x - net->input_mean, net->weight, net->bias);
+}
+
+ex::TinyNet a_trained_net() {
+    ex::TinyNet net(5, 3);
+    net->forward(torch::randn({16, 5}) + 2.0);  // training mode: input_mean moves off zero
+    return net;
+}
+
+}  // namespace
+
+TEST_CASE("the model is left in evaluation mode", "[task_1]") {
+    auto net = a_trained_net();
+    REQUIRE(net->is_training());
+    ex::predict(net, torch::randn({4, 5}));
+    CHECK_FALSE(net->is_training());
+}
+
+TEST_CASE("predictions are deterministic and match the formula", "[task_1]") {
+    auto net = a_trained_net();
+    const auto x = torch::randn({64, 5});
+    const auto first = ex::predict(net, x);
+    const auto second = ex::predict(net, x);
+    // In training mode dropout would zero about half of the outputs, differently each call.
+    TL_CHECK_TENSOR_CLOSE(first, expected_output(net, x));
+    TL_CHECK_TENSOR_CLOSE(second, first);
+}
+
+TEST_CASE("prediction does not change the running mean", "[task_1]") {
+    auto net = a_trained_net();
+    const auto before = net->input_mean.clone();
+    ex::predict(net, torch::randn({8, 5}) - 3.0);
+    TL_CHECK_TENSOR_CLOSE(net->input_mean, before);
+}
+
+TEST_CASE("outputs do not require grad and record no graph", "[task_2]") {
+    auto net = a_trained_net();
+    const auto y = ex::predict(net, torch::randn({4, 5}));
+    CHECK_FALSE(y.requires_grad());
+    CHECK(y.grad_fn() == nullptr);
+}
+
+TEST_CASE("gradient recording is back on after predict", "[task_2]") {
+    auto net = a_trained_net();
+    ex::predict(net, torch::randn({4, 5}));
+    CHECK(torch::GradMode::is_enabled());
+    net->train();
+    CHECK(net->forward(torch::randn({4, 5})).requires_grad());
+}
+
+TEST_CASE("an input of another dtype is converted to the model's", "[task_3]") {
+    auto net = a_trained_net();
+    net->to(torch::kFloat64);
+    const auto x = torch::randn({4, 5}, torch::kFloat32);
+    torch::Tensor y;
+    REQUIRE_NOTHROW(y = ex::predict(net, x));
+    CHECK(y.scalar_type() == torch::kFloat64);
+    TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::kFloat64)));
+}
+
+TEST_CASE("on a GPU a CPU input is moved to the model", "[gpu][task_3]") {
+    TL_REQUIRE_CUDA();
+    auto net = a_trained_net();
+    net->to(torch::Device("cuda:0"));
+    const auto x = torch::randn({4, 5});
+    const auto y = ex::predict(net, x);
+    CHECK(y.device() == torch::Device("cuda:0"));
+    TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::Device("cuda:0"))));
+}

@@ -1,0 +1,66 @@
+/// @file register_the_buffer_test.cpp
+/// @brief Tests of exercise register_the_buffer, built against the learner's file and the
+/// solution.
+#include "register_the_buffer.h"
+
+#include <tl_test/tensors.h>
+
+#include <sstream>
+
+namespace {
+
+/// A scale that is not the identity, so that forgetting it changes the output.
+torch::Tensor a_scale() { return torch::diag(torch::tensor({0.5, 2.0, -1.0}, torch::kFloat32)); }
+
+bool has_buffer(const torch::nn::Module& module, const std::string& name) {
+    return module.named_buffers().contains(name);
+}
+
+}  // namespace
+
+TEST_CASE("scale is a buffer named scale and not a parameter", "[task_1]") {
+    const ex::ScaledLinear model(a_scale(), 2);
+    REQUIRE(has_buffer(*model, "scale"));
+    CHECK(model->named_buffers()["scale"].is_same(model->scale));
+    CHECK_FALSE(model->named_parameters().contains("scale"));
+    CHECK(model->parameters().size() == 2);
+}
+
+TEST_CASE("to kFloat64 converts scale together with the weights", "[task_1]") {
+    ex::ScaledLinear model(a_scale(), 2);
+    model->to(torch::kFloat64);
+    CHECK(model->weight.scalar_type() == torch::kFloat64);
+    CHECK(model->scale.scalar_type() == torch::kFloat64);
+    TL_CHECK_TENSOR_CLOSE(model->scale, a_scale().to(torch::kFloat64));
+}
+
+TEST_CASE("forward works after the move to kFloat64", "[task_1]") {
+    ex::ScaledLinear model(a_scale(), 2);
+    model->to(torch::kFloat64);
+    const auto x = torch::randn({4, 3}, torch::kFloat64);
+    torch::Tensor y;
+    // Unregistered, scale is still float32 here and matmul throws a dtype mismatch.
+    REQUIRE_NOTHROW(y = model->forward(x));
+    const auto expected =
+        x.matmul(a_scale().to(torch::kFloat64)).matmul(model->weight.t()) + model->bias;
+    TL_CHECK_TENSOR_CLOSE(y, expected);
+}
+
+TEST_CASE("a saved model carries its scale into a fresh one", "[task_1]") {
+    const ex::ScaledLinear saved(a_scale(), 2);
+    std::stringstream file;
+    torch::save(saved, file);
+    ex::ScaledLinear fresh(torch::eye(3), 2);  // a different scale, to be overwritten by load
+    torch::load(fresh, file);
+    TL_CHECK_TENSOR_CLOSE(fresh->scale, a_scale());
+    TL_CHECK_TENSOR_CLOSE(fresh->weight, saved->weight);
+}
+
+TEST_CASE("on a GPU scale moves with the model", "[gpu][task_1]") {
+    TL_REQUIRE_CUDA();
+    ex::ScaledLinear model(a_scale(), 2);
+    model->to(torch::Device("cuda:0"));
+    CHECK(model->scale.device() == torch::Device("cuda:0"));
+    const auto y = model->forward(torch::randn({4, 3}, torch::Device("cuda:0")));
+    CHECK(y.device() == torch::Device("cuda:0"));
+}
