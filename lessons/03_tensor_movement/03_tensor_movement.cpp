@@ -175,7 +175,7 @@ std::vector<float> to_host_vector(const torch::Tensor& t) {
     // detach: no autograd history; to(kCPU, kFloat32): host memory, one dtype;
     // contiguous: row-major order, so that the memory can be read front to back.
     const auto host = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
-    const float* begin = host.const_data_ptr<float>();
+    const auto* begin = host.const_data_ptr<float>();
     return {begin, begin + host.numel()};
 }
 
@@ -189,7 +189,7 @@ void show_back_to_host(const c10::Device& device) {
     print_field("to_host_vector(src)", list_text(to_host_vector(src)));
     // The trap: a view's memory is in storage order, not in the order the view shows.
     const auto host_view = src.detach().cpu();
-    const float* raw = host_view.const_data_ptr<float>();
+    const auto* raw = host_view.const_data_ptr<float>();
     print_field("memory read front to back", list_text({raw, raw + host_view.numel()}));
     try {
         (void)host_view.data_ptr<double>();

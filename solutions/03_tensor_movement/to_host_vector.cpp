@@ -16,7 +16,7 @@ std::vector<float> to_host_vector(const at::Tensor& t) {
     // type (a no-op when both already match); contiguous: row-major order, whatever the strides.
     const at::Tensor host = t.detach().to(at::kCPU, at::kFloat).contiguous();
     // const_data_ptr: read-only access to the first element (storage offset included).
-    const float* first = host.const_data_ptr<float>();
+    const auto* first = host.const_data_ptr<float>();
     return {first, first + host.numel()};
 }
 

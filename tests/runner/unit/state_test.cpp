@@ -55,7 +55,7 @@ TEST_CASE("a corrupt state file is moved aside with one warning, and work goes o
     CHECK(tl::StateFile::load(path).get("x").status == tl::ExerciseStatus::kFailing);
 }
 
-TEST_CASE("an unknown format version starts fresh; bad entries cost only themselves") {
+TEST_CASE("an unknown format version starts fresh, and bad entries cost only themselves") {
     const tl::testing::TempDir dir;
     const fs::path future = dir.write("future.json", R"({"format_version": 9, "exercises": {}})");
     CHECK_THAT(tl::StateFile::load(future).warning(),

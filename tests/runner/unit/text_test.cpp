@@ -52,7 +52,7 @@ TEST_CASE("read_file names the file it cannot read") {
     CHECK(tl::read_file(dir.path() / "sub" / "f.txt") == "content");
 }
 
-TEST_CASE("a batch reports its most serious outcome; all-skipped only when all were") {
+TEST_CASE("a batch reports its most serious outcome, all-skipped only when all were") {
     using tl::ExitCode;
     CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kAllSkipped) == ExitCode::kOk);
     CHECK(tl::most_serious(ExitCode::kAllSkipped, ExitCode::kAllSkipped) == ExitCode::kAllSkipped);
@@ -62,7 +62,7 @@ TEST_CASE("a batch reports its most serious outcome; all-skipped only when all w
           ExitCode::kEnvironment);
 }
 
-TEST_CASE("--color takes auto, always or never; a plain style adds no escapes") {
+TEST_CASE("the colour option takes auto, always or never, and a plain style adds no escapes") {
     CHECK(tl::parse_color_mode("never") == tl::ColorMode::kNever);
     CHECK(tl::parse_color_mode("always") == tl::ColorMode::kAlways);
     CHECK_THROWS_AS(tl::parse_color_mode("sometimes"), tl::UsageError);

@@ -1,0 +1,92 @@
+/// @file detach_running_loss_test.cpp
+/// @brief Tests of exercise detach_running_loss, built against the learner's file and the
+/// solution.
+#include "detach_running_loss.h"
+
+#include <tl_test/tensors.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace {
+
+// A loss with a real graph behind it: relu(x @ w) squared, averaged.
+torch::Tensor make_loss(const torch::Tensor& w, std::int64_t seed) {
+    torch::manual_seed(static_cast<std::uint64_t>(seed));
+    const auto x = torch::randn({4, 3});
+    return torch::relu(x.matmul(w)).pow(2).mean();
+}
+
+}  // namespace
+
+TEST_CASE("the total has the sum and no graph", "[task_1]") {
+    const auto w = torch::randn({3, 2}).requires_grad_();
+    ex::LossMeter meter;
+    double expected = 0.0;
+    for (int step = 0; step < 3; ++step) {
+        const auto loss = make_loss(w, step);
+        expected += loss.item<double>();
+        meter.add(loss);
+    }
+    const auto total = meter.total();
+    CHECK(meter.count() == 3);
+    CHECK_FALSE(total.requires_grad());
+    CHECK_FALSE(total.grad_fn());
+    CHECK(total.dim() == 0);
+    CHECK(total.scalar_type() == torch::kFloat);
+    CHECK(total.item<double>() == Approx(expected).epsilon(1e-6));
+}
+
+TEST_CASE("the loss can still be backpropagated after add", "[task_1]") {
+    const auto w = torch::randn({3, 2}).requires_grad_();
+    const auto loss = make_loss(w, 7);
+    ex::LossMeter meter;
+    meter.add(loss);
+    REQUIRE(loss.requires_grad());
+    loss.backward();
+    REQUIRE(w.grad().defined());
+    // Adding a second loss must not change the first one's value either.
+    const auto first = loss.item<double>();
+    meter.add(make_loss(w, 8));
+    CHECK(loss.item<double>() == first);
+}
+
+TEST_CASE("the step's graph is freed once the loss goes", "[task_2]") {
+    const auto w = torch::randn({3, 2}).requires_grad_();
+    ex::LossMeter meter;
+    std::weak_ptr<torch::autograd::Node> graph;
+    {
+        const auto loss = make_loss(w, 1);
+        graph = loss.grad_fn();
+        meter.add(loss);
+    }  // the step is over: only the meter could keep its graph alive now
+    CHECK(graph.expired());
+    CHECK(meter.count() == 1);
+}
+
+TEST_CASE("the mean is the total over the count", "[task_2]") {
+    ex::LossMeter meter;
+    meter.add(torch::tensor(1.0f));
+    meter.add(torch::tensor({2.0f}));  // one element, one dimension: allowed
+    meter.add(torch::tensor(6.0f));
+    CHECK(meter.mean() == Approx(3.0));
+    TL_CHECK_TENSOR_CLOSE(meter.total(), torch::tensor(9.0f));
+}
+
+TEST_CASE("the first loss is not modified by later adds", "[task_2]") {
+    const auto first = torch::tensor(1.5f);
+    ex::LossMeter meter;
+    meter.add(first);
+    meter.add(torch::tensor(2.0f));
+    TL_CHECK_TENSOR_CLOSE(first, torch::tensor(1.5f));
+    TL_CHECK_TENSOR_CLOSE(meter.total(), torch::tensor(3.5f));
+}
+
+TEST_CASE("bad losses and an empty meter are errors", "[task_3]") {
+    ex::LossMeter meter;
+    CHECK_THROWS_AS(meter.add(torch::Tensor()), std::invalid_argument);
+    CHECK_THROWS_AS(meter.add(torch::ones({3})), std::invalid_argument);
+    CHECK_THROWS_AS(meter.total(), std::logic_error);
+    CHECK_THROWS_AS(meter.mean(), std::logic_error);
+    CHECK(meter.count() == 0);
+}

@@ -1,0 +1,85 @@
+/// @file batches_to_device_test.cpp
+/// @brief Tests of exercise batches_to_device, built against the learner's file and the solution.
+#include "batches_to_device.h"
+
+#include <tl_test/tensors.h>
+
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace {
+
+// n rows of 2 float features (row i is [i, -i]) with int64 targets 0..n-1, in index order.
+std::unique_ptr<ex::OrderedLoader> ordered(int64_t n, std::size_t batch, bool drop_last) {
+    const auto column = torch::arange(n, torch::kFloat32);
+    ex::LabeledTensors dataset(torch::stack({column, -column}, 1), torch::arange(n));
+    return torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+        dataset.map(torch::data::transforms::Stack<>()),
+        torch::data::DataLoaderOptions().batch_size(batch).drop_last(drop_last));
+}
+
+const c10::Device kCpu("cpu");
+const c10::Device kCuda("cuda:0");
+
+}  // namespace
+
+TEST_CASE("an async copy needs pinned host memory and a CUDA target", "[task_1]") {
+    CHECK(ex::copy_can_be_async(kCpu, /*source_pinned=*/true, kCuda));
+    CHECK(ex::copy_can_be_async(kCpu, true, c10::Device("cuda:1")));
+}
+
+TEST_CASE("pageable memory or a CPU target means a blocking copy", "[task_1]") {
+    CHECK_FALSE(ex::copy_can_be_async(kCpu, /*source_pinned=*/false, kCuda));
+    CHECK_FALSE(ex::copy_can_be_async(kCpu, true, kCpu));
+    CHECK_FALSE(ex::copy_can_be_async(kCuda, false, kCpu));
+}
+
+TEST_CASE("every batch is counted", "[task_2]") {
+    auto loader = ordered(10, 4, false);
+    const auto count =
+        ex::run_epoch(*loader, kCpu, torch::kFloat32, [](const auto&, const auto&) {});
+    CHECK(count.samples == 10);
+    CHECK(count.batches == 3);
+}
+
+TEST_CASE("a dropped last batch is not counted", "[task_2]") {
+    auto loader = ordered(10, 4, true);
+    const auto count =
+        ex::run_epoch(*loader, kCpu, torch::kFloat32, [](const auto&, const auto&) {});
+    CHECK(count.samples == 8);
+    CHECK(count.batches == 2);
+}
+
+TEST_CASE("the step gets data in the model dtype and targets unchanged", "[task_2]") {
+    auto loader = ordered(6, 4, false);
+    std::vector<torch::Tensor> data;
+    std::vector<torch::Tensor> targets;
+    (void)ex::run_epoch(*loader, kCpu, torch::kFloat64,
+                        [&](const torch::Tensor& x, const torch::Tensor& y) {
+                            data.push_back(x);
+                            targets.push_back(y);
+                        });
+    REQUIRE(data.size() == 2);
+    const auto column = torch::arange(6, torch::kFloat64);
+    TL_CHECK_TENSOR_CLOSE(torch::cat(data), torch::stack({column, -column}, 1));
+    TL_CHECK_TENSOR_CLOSE(torch::cat(targets), torch::arange(6));
+}
+
+TEST_CASE("an empty step is rejected", "[task_2]") {
+    auto loader = ordered(4, 2, false);
+    CHECK_THROWS_AS(ex::run_epoch(*loader, kCpu, torch::kFloat32, ex::Step{}),
+                    std::invalid_argument);
+}
+
+TEST_CASE("batches reach the GPU", "[gpu][task_2]") {
+    TL_REQUIRE_CUDA();
+    auto loader = ordered(8, 4, false);
+    int on_gpu = 0;
+    const auto count = ex::run_epoch(
+        *loader, kCuda, torch::kFloat32, [&](const torch::Tensor& x, const torch::Tensor& y) {
+            on_gpu += (x.device() == kCuda && y.device() == kCuda) ? 1 : 0;
+        });
+    CHECK(count.batches == 2);
+    CHECK(on_gpu == 2);
+}

@@ -1,0 +1,163 @@
+/// @file data_parallel_step_test.cpp
+/// @brief Tests of exercise data_parallel_step, built against the learner's file and the solution.
+///
+/// The reference is ordinary single-device SGD on the whole batch: same model, same data, one
+/// backward of the batch's mean cross-entropy. A correct data-parallel step must land on the same
+/// parameters, up to float rounding, whatever the number of shards.
+#include "data_parallel_step.h"
+
+#include <tl_test/tensors.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace {
+
+constexpr double kLr = 0.5;
+const tl_test::Tolerance kTol{1e-5, 1e-6};
+
+struct Problem {
+    torch::Tensor x;  // [rows, 6]
+    torch::Tensor y;  // [rows] in 0..2
+};
+
+Problem make_problem(std::int64_t rows, std::uint64_t seed) {
+    torch::manual_seed(seed);
+    return {torch::randn({rows, 6}), torch::randint(0, 3, {rows}, torch::kLong)};
+}
+
+ex::Mlp make_model() {
+    torch::manual_seed(11);
+    return ex::Mlp(6, 16, 3);
+}
+
+ex::Mlp copy_of(const ex::Mlp& model) {
+    return ex::Mlp(std::dynamic_pointer_cast<ex::MlpImpl>(model->clone()));
+}
+
+// One plain SGD step on the whole batch; returns the loss before the step.
+double reference_step(ex::Mlp& model, torch::optim::SGD& sgd, const Problem& p) {
+    sgd.zero_grad();
+    const auto loss = torch::nn::functional::cross_entropy(model->forward(p.x), p.y);
+    loss.backward();
+    sgd.step();
+    return loss.item<double>();
+}
+
+void check_same_parameters(const ex::Mlp& actual, const ex::Mlp& expected) {
+    const auto mine = actual->named_parameters();
+    for (const auto& item : expected->named_parameters()) {
+        INFO("parameter " << item.key());
+        TL_CHECK_TENSOR_CLOSE(*mine.find(item.key()), item.value(), kTol);
+    }
+}
+
+std::vector<c10::Device> cpus(std::size_t n) { return std::vector<c10::Device>(n, c10::kCPU); }
+
+}  // namespace
+
+TEST_CASE("one shard is plain SGD", "[task_1]") {
+    auto model = make_model();
+    auto expected = copy_of(model);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(8, 1);
+    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(1));
+    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    check_same_parameters(model, expected);
+}
+
+TEST_CASE("N uneven shards give the parameters of one whole-batch step", "[task_2]") {
+    for (const std::size_t n : {2U, 3U, 4U}) {
+        INFO(n << " shards of a batch of 10");
+        auto model = make_model();
+        auto expected = copy_of(model);
+        torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+        torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+        const auto p = make_problem(10, 2);
+        const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(n));
+        CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+        check_same_parameters(model, expected);
+    }
+}
+
+TEST_CASE("training for several steps stays on the single-device path", "[task_2]") {
+    auto model = make_model();
+    auto expected = copy_of(model);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr).momentum(0.9));
+    torch::optim::SGD reference(expected->parameters(),
+                                torch::optim::SGDOptions(kLr).momentum(0.9));
+    for (std::uint64_t step = 0; step < 5; ++step) {
+        INFO("step " << step);
+        const auto p = make_problem(13, 100 + step);
+        const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(4));
+        CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    }
+    check_same_parameters(model, expected);
+}
+
+TEST_CASE("more devices than rows still matches", "[task_2]") {
+    auto model = make_model();
+    auto expected = copy_of(model);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(3, 4);
+    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(5));
+    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    check_same_parameters(model, expected);
+}
+
+TEST_CASE("the original model stays where it was and gets the gradient", "[task_2]") {
+    auto model = make_model();
+    const auto w1 = model->w1;
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(6, 5);
+    ex::data_parallel_step(model, sgd, p.x, p.y, cpus(3));
+    CHECK(model->w1.is_same(w1));
+    CHECK(model->w1.device() == c10::Device(c10::kCPU));
+    REQUIRE(model->w1.grad().defined());
+    CHECK(model->w1.grad().sizes() == model->w1.sizes());
+}
+
+TEST_CASE("bad arguments are errors", "[task_1]") {
+    auto model = make_model();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(4, 6);
+    CHECK_THROWS_AS(ex::data_parallel_step(model, sgd, p.x, p.y, {}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::data_parallel_step(model, sgd, p.x, p.y.slice(0, 0, 3), cpus(2)),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        ex::data_parallel_step(model, sgd, p.x.slice(0, 0, 0), p.y.slice(0, 0, 0), cpus(2)),
+        std::invalid_argument);
+}
+
+TEST_CASE("an error on a shard thread reaches the caller", "[task_2]") {
+    auto model = make_model();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(4, 7);
+    // Class 9 does not exist for a 3-class model: the shard holding it throws in its thread.
+    const auto bad_targets = torch::tensor({0, 1, 2, 9}, torch::kLong);
+    CHECK_THROWS_AS(ex::data_parallel_step(model, sgd, p.x, bad_targets, cpus(2)), c10::Error);
+}
+
+TEST_CASE("shards on the GPU match the CPU reference", "[gpu][task_2]") {
+    TL_REQUIRE_CUDA();
+    auto model = make_model();
+    auto expected = copy_of(model);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(10, 8);
+    std::vector<c10::Device> devices;
+    for (int i = 0; i < 2; ++i) {
+        const auto gpus = static_cast<int>(torch::cuda::device_count());
+        devices.emplace_back(c10::kCUDA, static_cast<c10::DeviceIndex>(i % gpus));
+    }
+    devices.emplace_back(c10::kCPU);
+    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, devices);
+    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-4));
+    for (const auto& item : expected->named_parameters()) {
+        INFO("parameter " << item.key());
+        TL_CHECK_TENSOR_CLOSE(*model->named_parameters().find(item.key()), item.value(),
+                              {1e-4, 1e-5});
+    }
+}
