@@ -14,6 +14,7 @@
 /// most ~5,000 samples/s; N workers can overlap N sleeps.
 #include <torchlings/device.h>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 

@@ -36,13 +36,10 @@ function(torchlings_add_exercise id)
     add_executable(ex_${id}_solution "${ARG_SOLUTION}")
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings)
     if(NOT ARG_NO_CTEST)
-      set(labels "solution;lesson${ARG_LESSON};${id}")
-      # Cases tagged [gpu] carry the gpu label; they report skipped where there is no GPU.
-      catch_discover_tests(ex_${id}_solution TEST_SPEC "~[gpu]" TEST_PREFIX "${id}/solution/"
-        PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} SKIP_REGULAR_EXPRESSION "TL_SKIP: ")
-      catch_discover_tests(ex_${id}_solution TEST_SPEC "[gpu]" TEST_PREFIX "${id}/solution/"
-        PROPERTIES LABELS "${labels};gpu" TIMEOUT ${ARG_TIMEOUT}
-                   SKIP_REGULAR_EXPRESSION "TL_SKIP: ")
+      # Each case is its own CTest test; cases tagged [gpu] also carry the gpu label and report
+      # skipped where there is no GPU.
+      torchlings_discover_tests(ex_${id}_solution PREFIX "${id}/solution/"
+        LABELS solution lesson${ARG_LESSON} ${id} TIMEOUT ${ARG_TIMEOUT})
     endif()
   endif()
 

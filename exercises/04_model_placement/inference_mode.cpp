@@ -4,7 +4,8 @@
 /// Inference needs three things that training does not want: evaluation mode (dropout off,
 /// running statistics frozen), no autograd graph (it costs memory and time), and the input where
 /// the model is. Write predict() so that every call gets all three.
-/// Check it with: ./torchlings check inference_mode      Stuck? ./torchlings hint inference_mode
+/// Check it with: ./torchlings check inference_mode
+/// Stuck? ./torchlings hint inference_mode
 #include "inference_mode.h"
 
 #include <torchlings/exercise.h>

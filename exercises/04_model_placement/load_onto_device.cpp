@@ -5,8 +5,8 @@
 /// torch::load(model, path, device) is Python's map_location. It loads *into* an existing model,
 /// and it neither converts dtypes nor checks them: the fresh model must already have the file's
 /// dtype.
-/// Check it with: ./torchlings check load_onto_device      Stuck? ./torchlings hint
-/// load_onto_device
+/// Check it with: ./torchlings check load_onto_device
+/// Stuck? ./torchlings hint load_onto_device
 #include "load_onto_device.h"
 
 #include <torchlings/exercise.h>

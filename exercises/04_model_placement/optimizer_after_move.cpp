@@ -4,8 +4,8 @@
 /// An optimizer keeps the parameter tensors it was given and, once it steps, state made where
 /// those parameters were then. The order that is always right: move the model to its device and
 /// dtype first, then build the optimizer over the parameters as they are now.
-/// Check it with: ./torchlings check optimizer_after_move      Stuck? ./torchlings hint
-/// optimizer_after_move
+/// Check it with: ./torchlings check optimizer_after_move
+/// Stuck? ./torchlings hint optimizer_after_move
 #include "optimizer_after_move.h"
 
 #include <torchlings/exercise.h>

@@ -4,8 +4,8 @@
 /// A model on the "right" device with one tensor left behind fails at its first forward, far from
 /// the cause. List every registered tensor of a module with its device and dtype, then find the
 /// ones that are not where they should be.
-/// Check it with: ./torchlings check parameter_devices      Stuck? ./torchlings hint
-/// parameter_devices
+/// Check it with: ./torchlings check parameter_devices
+/// Stuck? ./torchlings hint parameter_devices
 #include "parameter_devices.h"
 
 #include <torchlings/exercise.h>

@@ -5,8 +5,8 @@
 /// what is registered, so after model->to(torch::kFloat64) the weights are float64, `scale` is
 /// still float32, and forward fails; on a GPU it would be left on the CPU. torch::save() skips it
 /// too. Fix the constructor so that `scale` is part of the model.
-/// Check it with: ./torchlings check register_the_buffer      Stuck? ./torchlings hint
-/// register_the_buffer
+/// Check it with: ./torchlings check register_the_buffer
+/// Stuck? ./torchlings hint register_the_buffer
 #include "register_the_buffer.h"
 
 #include <cmath>

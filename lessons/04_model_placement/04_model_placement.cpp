@@ -20,6 +20,8 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -282,6 +284,7 @@ double max_difference(const torch::Tensor& a, const torch::Tensor& b) {
 void show_save_load(const c10::Device& device) {
     print_section("Save on one device, load onto another");
     std::filesystem::path removed;
+    std::vector<std::pair<std::string, std::string>> gpu_fields;
     {
         const TempFile file;
         removed = file.path;
@@ -306,14 +309,22 @@ void show_save_load(const c10::Device& device) {
         print_field("  largest difference",
                     std::to_string(max_difference(wide->fc1->weight, narrow->fc1->weight)));
         if (device.is_cuda()) {
-            print_section("GPU: load the CPU file onto " + device.str());
+            // Another device takes set_data() in LibTorch's reader, not set_(): see the README.
             Classifier on_gpu;
             torch::load(on_gpu, file.path.string(), device);
-            print_field("Loaded onto", on_gpu->fc1->weight.device().str());
-            print_field("dtype", c10::toString(on_gpu->fc1->weight.scalar_type()));
+            gpu_fields = {{"Loaded onto", on_gpu->fc1->weight.device().str()},
+                          {"dtype", c10::toString(on_gpu->fc1->weight.scalar_type())},
+                          {"Largest difference",
+                           std::to_string(max_difference(wide->fc1->weight, on_gpu->fc1->weight))}};
         }
     }
     print_field("Temporary file removed", yes_no(!std::filesystem::exists(removed)));
+    if (!gpu_fields.empty()) {  // printed last: a GPU section runs to the next section header
+        print_section("GPU: the float64 file loaded onto " + device.str());
+        for (const auto& [key, value] : gpu_fields) {
+            print_field(key, value);
+        }
+    }
 }
 
 }  // namespace

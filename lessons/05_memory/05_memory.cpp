@@ -18,6 +18,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -270,8 +271,10 @@ void show_gpu_out_of_memory(const c10::Device& device) {
 // loss's whole graph, and that graph holds every tensor it saved for backward. Over an epoch that
 // is every step's activations. Accumulate loss.item() (a double) or loss.detach() instead.
 std::size_t graph_nodes(const torch::Tensor& t) {
+    // grad_fn() is a c10::intrusive_ptr<Node> in LibTorch 2.15 (a std::shared_ptr in older 2.x).
+    using NodePtr = std::decay_t<decltype(t.grad_fn())>;
     std::unordered_set<const torch::autograd::Node*> seen;
-    std::vector<std::shared_ptr<torch::autograd::Node>> todo;
+    std::vector<NodePtr> todo;
     if (t.grad_fn()) {
         todo.push_back(t.grad_fn());
     }

@@ -9,6 +9,7 @@
 #include <torchlings/device.h>
 #include <torchlings/lesson.h>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
 
 #include <array>
@@ -115,7 +116,7 @@ void show_batching() {
     auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
         SyntheticImages(100, 1).map(torch::data::transforms::Stack<>()),
         torch::data::DataLoaderOptions().batch_size(32));
-    const auto first = loader->begin();
+    auto first = loader->begin();
     print_field("batch.data", shape(first->data));
     print_field("batch.target", shape(first->target));
     print_field("100 samples, batch 32", count_batches(false));
@@ -173,12 +174,14 @@ void show_loop(const c10::Device& device) {
 }
 
 // --- 5. Pinned staging buffers and non_blocking copies ---
-// LibTorch's DataLoader has no pin_memory option. A batch transform that runs in the worker
-// threads can pin each batch, so that the main loop's .to(device, non_blocking) is a truly
-// asynchronous DMA copy. Pinning is a CUDA driver service: without a GPU it throws.
-struct PinIfCuda
-    : torch::data::transforms::BatchTransform<torch::data::Example<>, torch::data::Example<>> {
-    torch::data::Example<> apply_batch(torch::data::Example<> batch) override {
+// LibTorch's DataLoader has no pin_memory option. A collation that stacks AND pins runs in the
+// worker threads, so that the main loop's .to(device, non_blocking) is a truly asynchronous
+// copy. (It must be one transform: .map(Stack<>()).map(Pin()) does not compile in LibTorch.)
+// Pinning is a CUDA driver service: without a GPU it throws, hence the check.
+struct StackAndPin : torch::data::transforms::BatchTransform<std::vector<torch::data::Example<>>,
+                                                             torch::data::Example<>> {
+    torch::data::Example<> apply_batch(std::vector<torch::data::Example<>> samples) override {
+        auto batch = torch::data::transforms::Stack<>().apply_batch(std::move(samples));
         if (torch::cuda::is_available()) {  // pinning only pays when a GPU will read the batch
             return {batch.data.pin_memory(), batch.target.pin_memory()};
         }
@@ -197,7 +200,7 @@ void show_pinned(const c10::Device& device) {
         print_field("pin_memory()", "error (needs CUDA): " + first_line(e));
     }
     auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-        SyntheticImages(128, 5).map(torch::data::transforms::Stack<>()).map(PinIfCuda()),
+        SyntheticImages(128, 5).map(StackAndPin()),
         torch::data::DataLoaderOptions().batch_size(64).workers(2));
     int64_t pinned_batches = 0;
     int64_t batches = 0;
@@ -212,7 +215,7 @@ void show_pinned(const c10::Device& device) {
     print_field("batches pinned by workers",
                 std::to_string(pinned_batches) + " of " + std::to_string(batches));
     if (!torch::cuda::is_available()) {
-        std::cout << "- No CUDA GPU here: pinning is unavailable, so PinIfCuda passed batches "
+        std::cout << "- No CUDA GPU here: pinning is unavailable, so StackAndPin passed batches "
                      "through and non_blocking copies were ordinary ones.\n";
     } else {
         std::cout << "- Batches were pinned in the worker threads; the copies to " << device.str()

@@ -236,7 +236,7 @@ void show_pieces(const Data& train) {
     print_section("3. Its pieces: replicate and parallel_apply");
 #if TL_HAVE_DATA_PARALLEL
     Mlp model;
-    const auto direct = copy_of(model);
+    auto direct = copy_of(model);
     const std::vector<c10::Device> devices{c10::kCPU, c10::kCPU};
     const auto x = train.x.slice(0, 0, kBatch);
     const auto y = train.y.slice(0, 0, kBatch);

@@ -17,29 +17,6 @@ namespace {
 /// How many lines of a failing test program's own output to show.
 constexpr std::size_t kOutputTailLines = 20;
 
-/// The exercises a check names, in course order.
-std::vector<const Exercise*> select_exercises(const Course& course, const CheckOptions& options) {
-    std::vector<const Exercise*> selected;
-    if (options.all) {
-        for (const Exercise& exercise : course.exercises()) {
-            selected.push_back(&exercise);
-        }
-        return selected;
-    }
-    if (options.targets.empty()) {
-        throw UsageError("Say which exercise to check: " + std::string(kCommand) +
-                         " check <id>, a lesson number, or --all.\n" + course.describe_ids());
-    }
-    for (const std::string& target : options.targets) {
-        for (const Exercise* exercise : course.resolve(target)) {
-            if (std::find(selected.begin(), selected.end(), exercise) == selected.end()) {
-                selected.push_back(exercise);
-            }
-        }
-    }
-    return selected;
-}
-
 /// "file:line" with the file relative to the course root.
 std::string location(const Context& context, const std::string& file, int line) {
     if (file.empty()) {
@@ -332,19 +309,8 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
     }
     out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title
         << "\n";
-    out << style.dim("  building ex_" + exercise.id + " ...") << std::flush;
-    const BuildResult build =
-        build_finishing_line(context, "ex_" + exercise.id,
-                             context.build_dir() / "logs" / ("ex_" + exercise.id + ".build.log"));
-    if (build.unknown_target) {
-        out << "\n";
-        throw EnvironmentError(
-            "The build has no target ex_" + exercise.id +
-                " (was the build configured before this exercise existed?).",
-            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
-    }
+    const BuildResult build = build_target(context, "ex_" + exercise.id);
     if (!build.ok) {
-        out << " " << style.bad("failed") << "\n";
         report_build_error(context, exercise, build);
         out << "\n" << style.bad(exercise.id + ": build error") << "\n";
         suggest_hint(context, exercise);
@@ -352,7 +318,6 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
         context.save_state();
         return ExitCode::kBuildError;
     }
-    out << style.dim(" ok (" + format_seconds(build.seconds) + ")") << "\n";
 
     const TestProgramRun run = run_test_program(context, exercise);
     report_run(context, exercise, run);
@@ -386,7 +351,8 @@ void suggest_next(Context& context, const Exercise& passed) {
 }  // namespace
 
 ExitCode check_command(Context& context, const CheckOptions& options) {
-    const std::vector<const Exercise*> exercises = select_exercises(context.course(), options);
+    const std::vector<const Exercise*> exercises =
+        select_exercises(context.course(), options.targets, options.all, "check");
     context.require_configured_build();
     std::optional<ExitCode> overall;
     int done = 0;

@@ -220,32 +220,48 @@ std::vector<std::string> check_gpus(Report& report) {
     return gpus;
 }
 
-/// The configuration the build recorded, or null when there is none.
-json read_config(Report& report, Context& context) {
-    const fs::path path = context.build_dir() / "torchlings_config.json";
+/// What the build recorded at configure time (torchlings_config.json).
+struct RecordedConfig {
+    fs::path path;
+    json values = json::object();  ///< empty when the file is missing or unreadable
+    std::string problem;           ///< why it cannot be used; empty when it can
+    std::string fix;               ///< the command that fixes the problem
+};
+
+/// Reads the configuration once; every check that needs it shares the result.
+RecordedConfig load_config(const Context& context) {
+    RecordedConfig config;
+    config.path = context.build_dir() / "torchlings_config.json";
     std::error_code error;
-    if (!fs::exists(path, error)) {
-        report.problem("config", context.show(path) + " is missing (the build is not configured)",
-                       std::string(kCommand) + "   (configures the build)");
-        return {};
+    if (!fs::exists(config.path, error)) {
+        config.problem = context.show(config.path) + " is missing (the build is not configured)";
+        config.fix = std::string(kCommand) + "   (configures the build)";
+        return config;
     }
-    json config = json::parse(read_file(path), nullptr, false);
-    if (config.is_discarded() || !config.is_object()) {
-        report.problem(
-            "config", context.show(path) + " is not valid JSON",
-            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
-        return {};
+    json values = json::parse(read_file(config.path), nullptr, false);
+    if (values.is_discarded() || !values.is_object()) {
+        config.problem = context.show(config.path) + " is not valid JSON";
+        config.fix = "cmake " + context.show(context.build_dir()) + "   (re-configures the build)";
+        return config;
     }
-    report.ok("config", context.show(path));
+    config.values = std::move(values);
+    return config;
+}
+
+void report_config(Report& report, const Context& context, const RecordedConfig& config) {
+    if (!config.problem.empty()) {
+        report.problem("config", config.problem, config.fix);
+        return;
+    }
+    report.ok("config", context.show(config.path));
     for (const char* key : kConfigKeys) {
         std::string name = key;
         name.resize(22, ' ');
-        const json value = config.value(key, json());
+        const json value = config.values.value(key, json());
         report.detail(name + (value.is_null()     ? "none"
                               : value.is_string() ? value.get<std::string>()
                                                   : value.dump()));
     }
-    return config;
 }
 
 void check_build(Report& report, Context& context) {
@@ -262,10 +278,12 @@ void check_build(Report& report, Context& context) {
 }
 
 /// Consistency between the machine and the LibTorch the build uses.
-void check_gpu_support(Report& report, const json& config, const std::vector<std::string>& gpus) {
-    if (config.is_null()) {
+void check_gpu_support(Report& report, const RecordedConfig& recorded,
+                       const std::vector<std::string>& gpus) {
+    if (!recorded.problem.empty()) {
         return;
     }
+    const json& config = recorded.values;
     const bool torch_has_cuda = !string_value(config, "torch_cuda_version").empty();
     const auto kernels = config.find("cuda_kernels");
     const bool cuda_kernels =
@@ -303,27 +321,16 @@ ExitCode doctor_command(Context& context) {
     check_cmake(report);
     check_tool(report, "ninja", "the build generator",
                "python3 -m pip install ninja   (or: sudo apt install ninja-build)");
-    json config;
-    {
-        // The compiler line uses the configured compiler, so read the configuration quietly first.
-        std::error_code error;
-        const fs::path path = context.build_dir() / "torchlings_config.json";
-        if (fs::exists(path, error)) {
-            config = json::parse(read_file(path), nullptr, false);
-        }
-        if (config.is_discarded() || !config.is_object()) {
-            config = json::object();
-        }
-    }
-    check_compiler(report, context, config);
+    const RecordedConfig config = load_config(context);
+    check_compiler(report, context, config.values);
     check_tool(report, "mold", "links faster", "");
-    check_nvcc(report, config);
+    check_nvcc(report, config.values);
     report.section("GPU");
     const std::vector<std::string> gpus = check_gpus(report);
     report.section("Build");
     check_build(report, context);
-    const json recorded = read_config(report, context);
-    check_gpu_support(report, recorded, gpus);
+    report_config(report, context, config);
+    check_gpu_support(report, config, gpus);
     report.section("Course");
     check_course(report, context);
     return report.finish();

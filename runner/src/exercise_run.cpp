@@ -2,6 +2,7 @@
 /// @brief Building exercise targets and running their test programs.
 #include "tl_runner/exercise_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ostream>
 #include <system_error>
@@ -41,34 +42,13 @@ std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd
     return names;
 }
 
-}  // namespace
-
-BuildResult build_target(Context& context, std::string_view target, const fs::path& log_path) {
-    context.require_configured_build();
-    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target",
-                      std::string(target)},
-                     {},
-                     OutputMode::kCapture,
-                     std::nullopt};
-    const ProcessResult process = run_process(spec);
-    BuildResult result;
-    result.ok = process.succeeded();
-    result.log = process.output;
-    result.log_path = log_path;
-    result.seconds = process.seconds;
-    // Ninja: "ninja: error: unknown target 'ex_x'"; Make: "No rule to make target 'ex_x'".
-    result.unknown_target =
-        !result.ok && (result.log.find("unknown target") != std::string::npos ||
-                       result.log.find("No rule to make target") != std::string::npos);
-    try {
-        write_file(log_path, result.log);
-    } catch (const EnvironmentError& error) {
-        context.err() << context.style().warn("warning: ") << error.what() << "\n";
-    }
-    // Ninja re-runs CMake first when a CMakeLists.txt or exercises/info.json changed; when that
-    // fails, nothing was compiled, and the problem is the course set-up, not the learner's code.
-    if (!result.ok && result.log.find("rebuilding 'build.ninja'") != std::string::npos) {
-        const std::optional<CompilerError> error = first_error(result.log, {}, context.build_dir());
+/// Throws when a failed build never reached the compiler: CMake could not re-configure the
+/// build folder (Ninja re-runs it first when a CMakeLists.txt or exercises/info.json changed),
+/// or the target does not exist.
+void throw_if_not_compiled(const Context& context, std::string_view target,
+                           const BuildResult& build) {
+    if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
+        const std::optional<CompilerError> error = first_error(build.log, {}, context.build_dir());
         std::string what = "CMake could not re-configure " + context.show(context.build_dir()) +
                            ", so nothing was built.";
         if (error) {
@@ -78,20 +58,77 @@ BuildResult build_target(Context& context, std::string_view target, const fs::pa
             }
         }
         throw EnvironmentError(
-            what + "\n  Full log: " + context.show(log_path),
+            what + "\n  Full log: " + context.show(build.log_path),
             "cmake " + context.show(context.build_dir()) + "   (shows the whole configure output)");
     }
+    // Ninja: "ninja: error: unknown target 'ex_x'"; Make: "No rule to make target 'ex_x'".
+    if (build.log.find("unknown target") != std::string::npos ||
+        build.log.find("No rule to make target") != std::string::npos) {
+        throw EnvironmentError(
+            "The build has no target " + std::string(target) +
+                " (was the build configured before it existed?).",
+            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+    }
+}
+
+}  // namespace
+
+BuildResult build_target(Context& context, std::string_view target) {
+    context.require_configured_build();
+    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target",
+                      std::string(target)},
+                     {},
+                     OutputMode::kCapture,
+                     std::nullopt};
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    out << style.dim("  building " + std::string(target) + " ...") << std::flush;
+    ProcessResult process;
+    try {
+        process = run_process(spec);
+    } catch (...) {
+        out << "\n" << std::flush;  // end the line before the error is reported
+        throw;
+    }
+    BuildResult result{process.succeeded(), process.output,
+                       context.build_dir() / "logs" / (std::string(target) + ".build.log"),
+                       process.seconds};
+    try {
+        write_file(result.log_path, result.log);
+    } catch (const EnvironmentError& error) {
+        context.err() << style.warn("warning: ") << error.what() << "\n";
+    }
+    if (result.ok) {
+        out << style.dim(" ok (" + format_seconds(result.seconds) + ")") << "\n";
+        return result;
+    }
+    out << " " << style.bad("failed") << "\n";
+    throw_if_not_compiled(context, target, result);
     return result;
 }
 
-BuildResult build_finishing_line(Context& context, std::string_view target,
-                                 const fs::path& log_path) {
-    try {
-        return build_target(context, target, log_path);
-    } catch (...) {
-        context.out() << "\n" << std::flush;  // end the "building ..." line before the error
-        throw;
+std::vector<const Exercise*> select_exercises(const Course& course,
+                                              const std::vector<std::string>& targets, bool all,
+                                              std::string_view verb) {
+    std::vector<const Exercise*> selected;
+    if (all) {
+        for (const Exercise& exercise : course.exercises()) {
+            selected.push_back(&exercise);
+        }
+        return selected;
     }
+    if (targets.empty()) {
+        throw UsageError("Say which exercise: " + std::string(kCommand) + " " + std::string(verb) +
+                         " <id>, a lesson number, or --all.\n" + course.describe_ids());
+    }
+    for (const std::string& target : targets) {
+        for (const Exercise* exercise : course.resolve(target)) {
+            if (std::find(selected.begin(), selected.end(), exercise) == selected.end()) {
+                selected.push_back(exercise);
+            }
+        }
+    }
+    return selected;
 }
 
 Verdict classify(const ProcessResult& process, const TestRun& events) {

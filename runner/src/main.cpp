@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
     CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
                  "torchlings"};
     app.footer(kExitCodes);
-    app.require_subcommand(1);
-    app.fallthrough();  // global options are accepted after the verb too
+    app.require_subcommand(0, 1);  // no verb: the help (`./torchlings` alone only sets up)
+    app.fallthrough();             // global options are accepted after the verb too
 
     GlobalOptions global;
     app.add_option("--root", global.root,
@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
     CLI::App* doctor =
         app.add_subcommand("doctor", "Check the tools, the GPU and the build set-up");
 
+    CLI::App* help = app.add_subcommand("help", "Show this list of commands");
+
     CheckOptions verify_options;
     CLI::App* verify = app.add_subcommand(
         "verify-stub", "CI: the untouched stub must fail every test by assertion");
@@ -116,6 +118,13 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& error) {
         const int code = app.exit(error);
         return code == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    }
+
+    if (app.get_subcommands().empty() || help->parsed()) {
+        // app.help() would describe the `help` verb itself once it is parsed.
+        std::cout << app.get_formatter()->make_help(&app, app.get_name(),
+                                                    CLI::AppFormatMode::Normal);
+        return static_cast<int>(ExitCode::kOk);
     }
 
     try {

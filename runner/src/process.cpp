@@ -74,6 +74,20 @@ class Fd {
     int fd_;
 };
 
+/// A pipe whose ends close on exec. (pipe2() would do it in one call, but macOS lacks it; the
+/// runner is single-threaded, so no other fork can slip in between the two calls.)
+bool make_pipe(int fds[2]) {
+    if (pipe(fds) != 0) {
+        return false;
+    }
+    for (int i = 0; i < 2; ++i) {
+        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /// Why the child could not exec, sent back through a close-on-exec pipe.
 struct ExecFailure {
     int error = 0;
@@ -197,7 +211,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     const bool capture = spec.output == OutputMode::kCapture;
     int out_pipe[2] = {-1, -1};
     int report_pipe[2] = {-1, -1};
-    if ((capture && pipe2(out_pipe, O_CLOEXEC) != 0) || pipe2(report_pipe, O_CLOEXEC) != 0) {
+    if ((capture && !make_pipe(out_pipe)) || !make_pipe(report_pipe)) {
         throw EnvironmentError(std::string("cannot create a pipe: ") + std::strerror(errno));
     }
     Fd out_read(out_pipe[0]);

@@ -17,22 +17,12 @@ int run_command(Context& context, const RunOptions& options) {
     std::ostream& out = context.out();
     const Style& style = context.style();
 
-    out << style.dim("Building " + target + " ...") << std::flush;
-    const BuildResult build = build_finishing_line(
-        context, target, context.build_dir() / "logs" / (target + ".build.log"));
-    if (build.unknown_target) {
-        out << "\n";
-        throw EnvironmentError(
-            "The build has no target " + target + ".",
-            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
-    }
+    const BuildResult build = build_target(context, target);
     if (!build.ok) {
-        out << " " << style.bad("failed") << "\n" << build.log;
-        out << style.bad(target + " did not build.")
+        out << build.log << style.bad(target + " did not build.")
             << " Full log: " << context.show(build.log_path) << "\n";
         return static_cast<int>(ExitCode::kBuildError);
     }
-    out << style.dim(" done (" + format_seconds(build.seconds) + ")") << "\n";
 
     const fs::path program = context.binary(target);
     std::error_code error;

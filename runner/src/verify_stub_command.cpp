@@ -79,20 +79,8 @@ std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgr
 
 ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
     const Course& course = context.course();
-    std::vector<const Exercise*> exercises;
-    if (options.all) {
-        for (const Exercise& exercise : course.exercises()) {
-            exercises.push_back(&exercise);
-        }
-    }
-    for (const std::string& target : options.targets) {
-        for (const Exercise* exercise : course.resolve(target)) {
-            exercises.push_back(exercise);
-        }
-    }
-    if (exercises.empty()) {
-        throw UsageError("Say which stub to verify: verify-stub <id>, a lesson, or --all.");
-    }
+    const std::vector<const Exercise*> exercises =
+        select_exercises(course, options.targets, options.all, "verify-stub");
 
     const Style& style = context.style();
     std::ostream& out = context.out();

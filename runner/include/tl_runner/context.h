@@ -25,10 +25,15 @@ class Context {
     Context(std::filesystem::path root, std::filesystem::path build_dir,
             std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
 
+    /// The course folder (holds exercises/info.json).
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
+    /// The configured CMake build folder.
     [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
+    /// How output is decorated.
     [[nodiscard]] const Style& style() const { return style_; }
+    /// Where reports go (stdout).
     [[nodiscard]] std::ostream& out() const { return out_; }
+    /// Where warnings go (stderr).
     [[nodiscard]] std::ostream& err() const { return err_; }
 
     /// The course metadata; throws EnvironmentError when it cannot be read.

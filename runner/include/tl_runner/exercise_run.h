@@ -18,22 +18,23 @@ namespace torchlings::runner {
 /// The result of `cmake --build <build> --target <target>`.
 struct BuildResult {
     bool ok = false;
-    bool unknown_target = false;  ///< the build system has no such target (stale configure)
-    std::string log;              ///< everything the build printed
-    std::filesystem::path log_path;
+    std::string log;                 ///< everything the build printed
+    std::filesystem::path log_path;  ///< where the log was saved: <build>/logs/<target>.build.log
     double seconds = 0.0;
 };
 
-/// Builds one target, saving the full output to `log_path`. Throws EnvironmentError when
-/// cmake is missing, the build folder is not configured, or CMake fails to re-configure it
-/// (then nothing was compiled, and the learner's code is not the cause).
-[[nodiscard]] BuildResult build_target(Context& context, std::string_view target,
-                                       const std::filesystem::path& log_path);
+/// Builds one target, showing "  building <target> ... ok (1.2 s)" (or "failed") on one line,
+/// and saves the full output to `<build>/logs/<target>.build.log`. Throws EnvironmentError when
+/// cmake is missing, the build folder is not configured, the target does not exist (a stale
+/// configure), or CMake fails to re-configure: then nothing was compiled, and the learner's
+/// code is not the cause.
+[[nodiscard]] BuildResult build_target(Context& context, std::string_view target);
 
-/// build_target() for a caller that has printed "building ... " without a newline: when the
-/// build throws, the line is ended first, so that the error starts on a line of its own.
-[[nodiscard]] BuildResult build_finishing_line(Context& context, std::string_view target,
-                                               const std::filesystem::path& log_path);
+/// The exercises named on a command line (ids and lesson numbers, in the order given, each
+/// once), or every exercise when `all`. Throws UsageError, naming `verb`, when nothing is named.
+[[nodiscard]] std::vector<const Exercise*> select_exercises(const Course& course,
+                                                            const std::vector<std::string>& targets,
+                                                            bool all, std::string_view verb);
 
 /// What happened when a test program ran, in one word.
 enum class Verdict {
@@ -49,10 +50,10 @@ enum class Verdict {
 
 /// The outcome of one run of an exercise's test program.
 struct TestProgramRun {
-    ProcessResult process;
-    TestRun events;
-    Verdict verdict = Verdict::kNoReport;
-    int timeout_s = 0;
+    ProcessResult process;                 ///< how the program ended, and what it printed
+    TestRun events;                        ///< what its reporter wrote
+    Verdict verdict = Verdict::kNoReport;  ///< the two above, in one word
+    int timeout_s = 0;                     ///< the time limit it ran under
     /// Every case name, listed only when the run stopped early (crash, timeout), so that the
     /// summary can count the cases that never ran.
     std::vector<std::string> all_cases;

@@ -28,10 +28,15 @@ class Style {
     /// whether stdout is a terminal.
     [[nodiscard]] static Style detect(ColorMode mode);
 
+    /// Text in green: a pass, a tool that is present.
     [[nodiscard]] std::string good(std::string_view text) const { return paint("32", text); }
+    /// Text in red: a failure, an error.
     [[nodiscard]] std::string bad(std::string_view text) const { return paint("31", text); }
+    /// Text in yellow: a skip, a warning, a TODO.
     [[nodiscard]] std::string warn(std::string_view text) const { return paint("33", text); }
+    /// Bold text: headings.
     [[nodiscard]] std::string bold(std::string_view text) const { return paint("1", text); }
+    /// Faint text: progress and details.
     [[nodiscard]] std::string dim(std::string_view text) const { return paint("2", text); }
 
     /// "✓" or "PASS": a passed test.
@@ -41,6 +46,7 @@ class Style {
     /// "–" or "SKIP": a skipped test.
     [[nodiscard]] std::string_view skip_mark() const { return unicode_ ? "\u2013" : "SKIP"; }
 
+    /// Whether ANSI colour sequences are emitted.
     [[nodiscard]] bool color() const { return color_; }
 
   private:

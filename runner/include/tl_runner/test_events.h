@@ -39,12 +39,12 @@ struct Failure {
 
 /// One test case.
 struct TestCaseResult {
-    std::string name;
-    std::vector<std::string> tags;
-    CaseStatus status = CaseStatus::kUnfinished;
-    std::string skip_reason;
-    double duration_s = 0.0;
-    std::vector<Failure> failures;
+    std::string name;                             ///< as declared in TEST_CASE
+    std::vector<std::string> tags;                ///< Catch2 tags, without brackets
+    CaseStatus status = CaseStatus::kUnfinished;  ///< kUnfinished until its case_end is read
+    std::string skip_reason;                      ///< TL_SKIP's reason, for a skipped case
+    double duration_s = 0.0;                      ///< wall-clock time of the case
+    std::vector<Failure> failures;                ///< every failed assertion, in order
 };
 
 /// Everything a test program reported.

@@ -5,7 +5,6 @@
 
 #include <tl_test/tensors.h>
 
-#include <memory>
 #include <stdexcept>
 
 namespace {
@@ -51,16 +50,18 @@ TEST_CASE("the loss can still be backpropagated after add", "[task_1]") {
     CHECK(loss.item<double>() == first);
 }
 
-TEST_CASE("the step's graph is freed once the loss goes", "[task_2]") {
+TEST_CASE("the step's graph and its saved input are freed once the loss goes", "[task_2]") {
     const auto w = torch::randn({3, 2}).requires_grad_();
     ex::LossMeter meter;
-    std::weak_ptr<torch::autograd::Node> graph;
+    // Watches the input's storage without owning it. matmul's backward node saves the input (to
+    // compute w's gradient), so the storage lives exactly as long as the step's graph.
+    c10::weak_intrusive_ptr<c10::StorageImpl> input{c10::intrusive_ptr<c10::StorageImpl>()};
     {
-        const auto loss = make_loss(w, 1);
-        graph = loss.grad_fn();
-        meter.add(loss);
-    }  // the step is over: only the meter could keep its graph alive now
-    CHECK(graph.expired());
+        const auto x = torch::randn({4, 3});
+        input = x.storage().getWeakStorageImpl();
+        meter.add(torch::relu(x.matmul(w)).pow(2).mean());
+    }  // the step is over: only the meter could keep its graph, and so x, alive now
+    CHECK(input.expired());
     CHECK(meter.count() == 1);
 }
 

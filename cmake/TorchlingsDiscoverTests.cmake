@@ -1,0 +1,71 @@
+# Registers each Catch2 test case of a test executable as its own CTest test, with a list of
+# labels (plus "gpu" for cases tagged [gpu]) and a skip pattern. Catch2 v2's catch_discover_tests
+# splits list-valued PROPERTIES in its generated file, losing all labels but the first; this
+# helper writes the properties itself. Discovery runs after each link, so ctest always sees the
+# cases of the binary that exists.
+
+set(_TORCHLINGS_DISCOVER_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
+
+# torchlings_discover_tests(<target> PREFIX <text> LABELS <label>... [TIMEOUT <s>])
+function(torchlings_discover_tests target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PREFIX;TIMEOUT" "LABELS")
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 60)
+  endif()
+  string(REPLACE ";" "," labels_csv "${ARG_LABELS}")
+  set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_tests.cmake")
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" -D "EXE=$<TARGET_FILE:${target}>" -D "TARGET=${target}"
+            -D "PREFIX=${ARG_PREFIX}" -D "LABELS=${labels_csv}" -D "TIMEOUT=${ARG_TIMEOUT}"
+            -D "OUT=${ctest_file}" -D "WORKDIR=${CMAKE_CURRENT_BINARY_DIR}"
+            -P "${_TORCHLINGS_DISCOVER_SCRIPT}"
+    VERBATIM)
+  # Until the first build the file does not exist: say so in ctest instead of showing nothing.
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake"
+       "if(EXISTS [==[${ctest_file}]==])\n  include([==[${ctest_file}]==])\nelse()\n"
+       "  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES
+               "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
+endfunction()
+
+# --- Script mode: list the cases of EXE and write OUT. ---
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
+  cmake_policy(VERSION 3.25)
+  function(list_cases spec out_var)
+    execute_process(COMMAND "${EXE}" --list-test-names-only ${spec}
+                    OUTPUT_VARIABLE output RESULT_VARIABLE rc TIMEOUT 60)
+    if(rc LESS 0 OR rc MATCHES "[a-zA-Z]")
+      message(FATAL_ERROR "listing the test cases of ${EXE} failed: ${rc}")
+    endif()
+    string(REPLACE ";" "\\;" output "${output}")
+    string(REPLACE "\n" ";" lines "${output}")
+    set(names "")
+    foreach(line IN LISTS lines)
+      if(NOT line STREQUAL "")
+        list(APPEND names "${line}")
+      endif()
+    endforeach()
+    set(${out_var} "${names}" PARENT_SCOPE)
+  endfunction()
+
+  list_cases("" all_cases)
+  list_cases("[gpu]" gpu_cases)
+  string(REPLACE "," ";" labels "${LABELS}")
+  set(content "# Generated from ${EXE} after its last link; do not edit.\n")
+  foreach(name IN LISTS all_cases)
+    # Catch2 reads , [ ] in a test spec as syntax: escape them to select exactly this case.
+    set(spec "${name}")
+    foreach(char , [ ])
+      string(REPLACE "${char}" "\\${char}" spec "${spec}")
+    endforeach()
+    set(case_labels "${labels}")
+    if(name IN_LIST gpu_cases)
+      list(APPEND case_labels gpu)
+    endif()
+    string(APPEND content
+      "add_test([==[${PREFIX}${name}]==] [==[${EXE}]==] [==[${spec}]==])\n"
+      "set_tests_properties([==[${PREFIX}${name}]==] PROPERTIES WORKING_DIRECTORY [==[${WORKDIR}]==]"
+      " LABELS [==[${case_labels}]==] TIMEOUT ${TIMEOUT} SKIP_REGULAR_EXPRESSION [==[TL_SKIP: ]==])\n")
+  endforeach()
+  file(WRITE "${OUT}" "${content}")
+endif()
