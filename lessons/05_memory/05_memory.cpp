@@ -38,18 +38,17 @@ void show_tensor_bytes(const c10::Device& device) {
     const auto t = torch::zeros({1024, 1024}, torch::TensorOptions().device(device));
     const auto numel = static_cast<std::uint64_t>(t.numel());
     const auto element = static_cast<std::uint64_t>(t.element_size());
-    torchlings::print_field("Tensor", "zeros({1024, 1024}), float32");
+    torchlings::print_field("Tensor", "t = zeros({1024, 1024}), float32");
     torchlings::print_field("numel x element_size", std::to_string(numel) + " x " +
                                                         std::to_string(element) + " = " +
                                                         bytes_text(numel * element));
     torchlings::print_field("nbytes()", bytes_text(t.nbytes()));
     const auto half = t.slice(0, 0, 512);  // rows 0..511, a view
-    torchlings::print_field("A view's nbytes()", bytes_text(half.nbytes()));
+    torchlings::print_field("Rows 0..511 (a view)", bytes_text(half.nbytes()));
     torchlings::print_field("Its storage's nbytes()", bytes_text(half.storage().nbytes()));
-    torchlings::print_field("Same storage as the original",
-                            yes_no(half.storage().is_alias_of(t.storage())));
+    torchlings::print_field("Same storage as t", yes_no(half.storage().is_alias_of(t.storage())));
     const auto copy = half.clone();  // a real copy: new storage of exactly its own size
-    torchlings::print_field("A clone's storage nbytes()", bytes_text(copy.storage().nbytes()));
+    torchlings::print_field("A clone's storage", bytes_text(copy.storage().nbytes()));
 }
 
 // --- 2. References, views and scope ---
@@ -58,26 +57,27 @@ void show_tensor_bytes(const c10::Device& device) {
 // of a scope, or when a handle is reset. That is C++'s `del`; no gc.collect() is ever needed.
 void show_references() {
     torchlings::print_section("2. References, views and scope");
+    const auto counts = [](const torch::Tensor& t) {
+        return "use_count " + std::to_string(t.use_count()) + ", storage use_count " +
+               std::to_string(t.storage().use_count());
+    };
     c10::weak_intrusive_ptr<c10::StorageImpl> watch{c10::intrusive_ptr<c10::StorageImpl>()};
     {
         auto a = torch::ones({256, 256});
         watch = a.storage().getWeakStorageImpl();  // observes the storage without keeping it
-        torchlings::print_field(
-            "a: use_count, storage use_count",
-            std::to_string(a.use_count()) + ", " + std::to_string(a.storage().use_count()));
+        torchlings::print_field("After a = ones({256, 256})", counts(a));
         auto b = a;  // `b = a` in Python: the same tensor, one more reference
-        torchlings::print_field("after b = a", std::to_string(a.use_count()) + ", " +
-                                                   std::to_string(a.storage().use_count()));
-        auto row = a[0];  // a view: a new tensor, the same storage
-        torchlings::print_field("after row = a[0]", std::to_string(a.use_count()) + ", " +
-                                                        std::to_string(a.storage().use_count()));
+        torchlings::print_field("After b = a", counts(a));
+        // A view: a new tensor over the same storage. It also records its base tensor (autograd's
+        // view tracking), which is why a.use_count() goes up too.
+        auto row = a[0];
+        torchlings::print_field("After row = a[0]", counts(a));
         b.reset();  // Python's `del b`
-        torchlings::print_field("after b.reset()", std::to_string(a.use_count()) + ", " +
-                                                       std::to_string(a.storage().use_count()));
+        torchlings::print_field("After b.reset()", counts(a));
         a.reset();  // `del a`: the bytes stay, because the view `row` still uses the storage
-        torchlings::print_field("after a.reset(), storage freed", yes_no(watch.expired()));
+        torchlings::print_field("After a.reset()", "storage freed: " + yes_no(watch.expired()));
     }  // `row` is destroyed here: the last reference, so the storage is freed right now
-    torchlings::print_field("after the scope ends, storage freed", yes_no(watch.expired()));
+    torchlings::print_field("After the scope ends", "storage freed: " + yes_no(watch.expired()));
 }
 
 // --- 3. The CUDA caching allocator ---
@@ -251,10 +251,10 @@ void show_gpu_out_of_memory(const c10::Device& device) {
     }
     torchlings::print_section("GPU out of memory");
     const auto before = torchlings::memory_stats(device);
-    // Twice the whole device: this cannot fit, whatever else is running.
+    // total / 2 float32 elements are twice the whole device: this cannot fit, whatever else runs.
     const auto elements = static_cast<std::int64_t>(before.total / 2);
     try {
-        const auto too_big = torch::empty({elements, 4}, torch::TensorOptions().device(device));
+        const auto too_big = torch::empty({elements}, torch::TensorOptions().device(device));
         torchlings::print_field("Allocating 2x the device", "succeeded?!");
     } catch (const c10::OutOfMemoryError& e) {
         torchlings::print_field("Allocating 2x the device threw", "c10::OutOfMemoryError");
@@ -310,18 +310,18 @@ void show_graph_holding(const c10::Device& device) {
         as_double += loss.item<double>();     // the number on the host (synchronises)
         growth += (growth.empty() ? "" : ", ") + std::to_string(graph_nodes(kept));
     }
-    torchlings::print_field("total = total + loss",
+    torchlings::print_field("Without detach()",
                             "requires_grad " + yes_no(kept.requires_grad()) + ", grad_fn " +
                                 (kept.grad_fn() ? kept.grad_fn()->name() : "none"));
-    torchlings::print_field("Graph nodes after each step", growth);
-    torchlings::print_field("total = total + loss.detach()",
+    torchlings::print_field("Graph nodes, steps 1 to 5", growth);
+    torchlings::print_field("With loss.detach()",
                             "requires_grad " + yes_no(detached.requires_grad()) + ", nodes " +
                                 std::to_string(graph_nodes(detached)));
     torchlings::print_field("Same value", yes_no(std::abs(detached.item<double>() - as_double) <
                                                  1e-6 * std::abs(as_double) + 1e-9));
 }
 
-// --- 7. What it costs ---
+// --- Notes: what it costs ---
 void show_notes() {
     torchlings::print_section("Notes");
     std::cout << "- training with Adam needs about 4x the parameter bytes, plus activations that "

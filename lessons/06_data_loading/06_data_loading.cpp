@@ -228,7 +228,7 @@ void show_pinned(const c10::Device& device) {
 // while the main thread computes. Loading here costs 200 us of simulated storage latency plus
 // the generation of each sample; the "model step" is a matrix product.
 double samples_per_second(size_t workers, const c10::Device& device) {
-    constexpr size_t kSamples = 1536;
+    constexpr size_t kSamples = 1024;
     constexpr size_t kBatch = 64;
     auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
         SyntheticImages(kSamples, 7, std::chrono::microseconds(200))
@@ -259,7 +259,7 @@ void show_throughput(const c10::Device& device) {
         std::ostringstream value;
         value << std::fixed << std::setprecision(0) << rate << "  (x" << std::setprecision(2)
               << rate / base << ")";
-        print_field(std::to_string(workers) + " workers", value.str());
+        print_field("workers(" + std::to_string(workers) + ")", value.str());
     }
     std::cout << "- One run on this machine (" << std::thread::hardware_concurrency()
               << " hardware threads); benchmarks/bench_data_loading.cpp measures it properly.\n";
@@ -322,9 +322,9 @@ void show_idx() {
     print_field("our reader: labels", join(labels));
     try {
         torch::data::datasets::MNIST mnist(dir.string());
-        print_field("torch::data::datasets::MNIST", std::to_string(*mnist.size()) + " samples");
+        print_field("datasets::MNIST", std::to_string(*mnist.size()) + " samples");
     } catch (const c10::Error& e) {
-        print_field("torch::data::datasets::MNIST", "error: " + first_line(e));
+        print_field("datasets::MNIST", "error: " + first_line(e));
     }
     std::filesystem::remove_all(dir);
 }

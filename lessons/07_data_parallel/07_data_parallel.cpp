@@ -179,12 +179,12 @@ void show_one_device(const Data& train, const c10::Device& device) {
 #if TL_HAVE_DATA_PARALLEL
     const auto out = torch::nn::parallel::data_parallel(model, train.x.slice(0, 0, kBatch),
                                                         std::vector<c10::Device>{device});
-    print_field("data_parallel(model, x, {d})", shape(out) + " with d = " + device.str());
+    print_field("Output", "data_parallel(model, x, {" + device.str() + "}) gave " + shape(out));
     print_field("Model after the call", model->w1.device().str());
 #else
     (void)train;
-    print_field("data_parallel(model, x, {d})",
-                "not compiled: this LibTorch has no CUDA headers (d = " + device.str() + ")");
+    print_field("Output",
+                "not compiled: this LibTorch has no CUDA headers (device " + device.str() + ")");
     print_field("Model after the call", "not run");
 #endif
     std::cout << "- With one device, data_parallel is model->to(device) then forward(): the "
@@ -442,8 +442,8 @@ void show_cost(const Data& train, const c10::Device& device) {
                     fixed(timing.median_ms, 3) + " ms per step (batch " +
                         std::to_string(x.size(0)) + ", median of 10)");
     }
-    std::cout << "- Every step clones the model once per shard and starts one thread per shard; "
-                 "on a small model that overhead is most of the step.\n"
+    std::cout << "- Every step clones the model once per shard and starts one thread per shard: "
+                 "work that the single-device step does not do.\n"
               << "- CPU shards share this machine's " << std::thread::hardware_concurrency()
               << " hardware threads (and ATen's own intra-op threads): they compete for the same "
                  "cores, so more shards cannot go faster than the cores allow.\n"

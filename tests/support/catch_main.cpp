@@ -17,8 +17,11 @@
 /// An assertion event is written for every failed assertion. kind is "assertion", "exception"
 /// (an unexpected exception), "todo" (an exception whose message starts with "TODO:", which is
 /// what unfinished stubs throw) or "crash" (a fatal signal that Catch2 caught just before the
-/// process dies). A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is
-/// "skipped". The default reporter stays Catch2's console reporter, which CTest uses.
+/// process dies). For an exception or crash outside any check, "macro" is "" with the line of
+/// the last check that finished, or "TEST_CASE" with the test case's own line when no check
+/// had finished yet (Catch2 v2 records a check's location only once it completes).
+/// A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is "skipped". The default
+/// reporter stays Catch2's console reporter, which CTest uses.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 

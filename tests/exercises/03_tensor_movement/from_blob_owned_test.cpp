@@ -21,7 +21,7 @@ bool points_into(const torch::Tensor& t, const std::vector<float>& values) {
 TEST_CASE("a borrowed tensor shares the vector's memory", "[task_1]") {
     std::vector<float> values{1, 2, 3, 4, 5, 6};
     const auto t = ex::borrowed_tensor(values, {2, 3});
-    CHECK(t.sizes() == c10::IntArrayRef{2, 3});
+    CHECK(t.sizes() == c10::IntArrayRef({2, 3}));
     CHECK(t.scalar_type() == torch::kFloat32);
     CHECK(t.data_ptr() == static_cast<void*>(values.data()));
     values[4] = 50;  // row 1, column 1
@@ -76,7 +76,7 @@ TEST_CASE("an upload lands on the device asked for", "[task_3]") {
     const std::vector<float> values{1, 2, 3, 4, 5, 6};
     const auto t = ex::upload(values, {2, 3}, c10::Device("meta"));
     CHECK(t.device() == c10::Device("meta"));
-    CHECK(t.sizes() == c10::IntArrayRef{2, 3});
+    CHECK(t.sizes() == c10::IntArrayRef({2, 3}));
     CHECK(t.scalar_type() == torch::kFloat32);
 }
 
