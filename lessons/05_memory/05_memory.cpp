@@ -81,10 +81,11 @@ void show_references() {
 }
 
 // --- 3. The CUDA caching allocator ---
-// cudaMalloc and cudaFree are slow and synchronise the device, so LibTorch keeps freed CUDA blocks
-// in a cache and reuses them. "Allocated" is what live tensors use; "reserved" is what the cache
-// holds from the driver (allocated plus cached free blocks); nvidia-smi shows reserved plus the
-// CUDA context. empty_cache() gives the cached free blocks back: it frees nothing a tensor holds.
+// cudaMalloc and cudaFree go through the driver, and cudaFree waits for the device's queued work,
+// so LibTorch keeps freed CUDA blocks in a cache and reuses them. "Allocated" is what live tensors
+// use; "reserved" is what the cache holds from the driver (allocated plus cached free blocks);
+// nvidia-smi shows reserved plus the CUDA context. empty_cache() gives the cached free blocks back:
+// it frees nothing a tensor holds.
 void show_caching_allocator(const c10::Device& device) {
     torchlings::print_section("3. The CUDA caching allocator");
     const auto stats = torchlings::memory_stats(device);
