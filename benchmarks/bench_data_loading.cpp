@@ -1,8 +1,8 @@
 /// @file bench_data_loading.cpp
 /// @brief DataLoader throughput (samples/s) against the number of worker threads.
 ///
-/// Run: build/release/bin/bench_data_loading --benchmark_repetitions=5 \
-///        --benchmark_report_aggregates_only=true
+/// Run (one line): build/release/bin/bench_data_loading --benchmark_repetitions=5
+///                  --benchmark_report_aggregates_only=true
 /// One iteration is one epoch of 1024 samples in batches of 64, each batch followed by a small
 /// "training step" (a [64, 768] x [768, 512] matrix product, about 50 MFLOP) on the device.
 /// Two kinds of dataset, the same as lesson 06's demo:

@@ -1,8 +1,9 @@
 /// @file bench_data_parallel.cpp
 /// @brief Hand-built data parallelism (lesson 07): one SGD step split over 1, 2 or 4 shards.
 ///
-/// Run: build/dev/bin/bench_data_parallel --benchmark_repetitions=5 \
-///        --benchmark_report_aggregates_only=true
+/// Run (one line):
+///   build/dev/bin/bench_data_parallel --benchmark_repetitions=5
+///   --benchmark_report_aggregates_only=true
 /// Each step: split the batch, clone the model once per shard, forward + backward of each shard
 /// on its own std::thread, average the gradients into the original, SGD step. "single" is the
 /// same step on one device with no clone and no thread: the floor the shards are compared with.

@@ -61,6 +61,12 @@ std::uint64_t state_bytes(const torch::nn::Module& module) {
     return bytes;
 }
 
+/// Where the float64 demonstrations run: the chosen device, except on Apple's MPS, which has no
+/// float64 (converting an MPS tensor to it throws), so there they run on the CPU.
+c10::Device float64_home(const c10::Device& device) {
+    return device.is_mps() ? c10::Device(c10::DeviceType::CPU) : device;
+}
+
 /// The model of every section: BatchNorm brings buffers (running statistics) and Dropout acts
 /// differently in training and in evaluation.
 struct ClassifierImpl : torch::nn::Module {
@@ -95,7 +101,7 @@ void show_move(const c10::Device& device) {
     print_field("to(device) copied data", yes_no(handle.data_ptr() != first_storage));
     print_field("Bytes a real move copies", torchlings::format_bytes(state_bytes(*model)));
     const void* const second_storage = handle.data_ptr();
-    model->to(torch::kFloat64);
+    model->to(float64_home(device), torch::kFloat64);
     print_field("to(kFloat64) copied data", yes_no(handle.data_ptr() != second_storage));
 }
 
@@ -157,14 +163,15 @@ TORCH_MODULE(Scaled);
 
 void show_unregistered(const c10::Device& device) {
     print_section("A tensor member that is not registered");
+    const auto home = float64_home(device);
     Scaled plain(false);
-    plain->to(device, torch::kFloat64);
-    const auto x = torch::randn({2, 4}, torch::TensorOptions(torch::kFloat64).device(device));
+    plain->to(home, torch::kFloat64);
+    const auto x = torch::randn({2, 4}, torch::TensorOptions(torch::kFloat64).device(home));
     print_field("Plain member after to()", describe(plain->scale));
     print_field("The Linear's weight", describe(plain->fc->weight));
     print_field("Forward fails with", error_of([&] { plain->forward(x); }));
     Scaled fixed(true);  // the fix: register_buffer("scale", ...)
-    fixed->to(device, torch::kFloat64);
+    fixed->to(home, torch::kFloat64);
     print_field("Buffer after to()", describe(fixed->scale));
     print_field("Forward then gives", describe(fixed->forward(x)));
 }
@@ -176,9 +183,10 @@ void show_dtypes(const c10::Device& device) {
     print_section("Changing a model's dtype");
     for (const auto dtype : {torch::kFloat32, torch::kFloat64, torch::kBFloat16}) {
         Classifier model;
-        model->to(device, dtype);
+        const auto where = dtype == torch::kFloat64 ? float64_home(device) : device;
+        model->to(where, dtype);
         model->eval();
-        const auto out = model->forward(torch::randn({2, 4}).to(device, dtype));
+        const auto out = model->forward(torch::randn({2, 4}).to(where, dtype));
         print_field(std::string("As ") + c10::toString(dtype),
                     torchlings::format_bytes(state_bytes(*model)) + ", output " +
                         c10::toString(out.scalar_type()));
@@ -212,8 +220,9 @@ void show_optimizer_order(const c10::Device& device) {
     Classifier early;  // wrong order: optimizer, a step, then the move
     torch::optim::SGD early_optimizer(early->parameters(), options);
     one_step(early, early_optimizer, torch::randn({8, 4}));
-    early->to(device, torch::kFloat64);
-    const auto x = torch::randn({8, 4}, torch::TensorOptions(torch::kFloat64).device(device));
+    const auto home = float64_home(device);
+    early->to(home, torch::kFloat64);
+    const auto x = torch::randn({8, 4}, torch::TensorOptions(torch::kFloat64).device(home));
     print_field("Optimizer first, weight", describe(early->fc1->weight));
     print_field("Optimizer first, momentum",
                 describe(momentum_of(early_optimizer, early->fc1->weight)));
@@ -222,7 +231,7 @@ void show_optimizer_order(const c10::Device& device) {
                 step_error + "; momentum " +
                     c10::toString(momentum_of(early_optimizer, early->fc1->weight).scalar_type()));
     Classifier late;  // right order: move, then build the optimizer
-    late->to(device, torch::kFloat64);
+    late->to(home, torch::kFloat64);
     torch::optim::SGD late_optimizer(late->parameters(), options);
     one_step(late, late_optimizer, x);
     print_field("Optimizer last, momentum",
