@@ -20,7 +20,11 @@ void check_shape(c10::IntArrayRef shape, std::size_t count) {
         if (size < 0) {
             throw std::invalid_argument("expected sizes >= 0, got " + std::to_string(size));
         }
-        numel *= size;
+        // A product that overflows cannot match a vector's size; say so instead of wrapping.
+        if (__builtin_mul_overflow(numel, size, &numel)) {
+            throw std::invalid_argument("expected a shape of " + std::to_string(count) +
+                                        " elements, got one whose size overflows int64");
+        }
     }
     if (numel != static_cast<std::int64_t>(count)) {
         throw std::invalid_argument("expected a shape of " + std::to_string(count) +

@@ -5,9 +5,15 @@
 /// index with both values, the largest absolute difference and the tolerances used.
 #pragma once
 
+// LibTorch first: a c10 logging header defines its own fatal CHECK(condition), which must not
+// replace Catch's CHECK. Undefine it, then let Catch define its own.
+#include <torch/torch.h>
+#ifdef CHECK
+#undef CHECK
+#endif
+
 #include "tl_test/skip.h"
 
-#include <torch/torch.h>
 #include <catch2/catch.hpp>
 
 #include <sstream>
