@@ -1,8 +1,8 @@
 /// @file bench_kernels.cpp
 /// @brief The course's kernels against their ATen equivalents, with bytes-per-second counters.
 ///
-/// Run: build/release/bin/bench_kernels --benchmark_repetitions=5 \
-///        --benchmark_report_aggregates_only=true
+/// Run: build/release/bin/bench_kernels --benchmark_repetitions=5
+///      --benchmark_report_aggregates_only=true   (one command line)
 /// Napkin math: SAXPY moves 12 bytes per element (read x, read y, write out) and sum 4; both are
 /// memory-bound, so bytes/s is the figure to compare with the machine's memory bandwidth.
 /// CUDA cases are registered only when a GPU is visible and the kernels were compiled; they time

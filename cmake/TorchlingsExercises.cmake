@@ -31,7 +31,6 @@ function(torchlings_add_exercise id)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
-
   if(ARG_SOLUTION)
     add_executable(ex_${id}_solution "${ARG_SOLUTION}")
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings)
@@ -40,6 +39,37 @@ function(torchlings_add_exercise id)
       # skipped where there is no GPU.
       torchlings_discover_tests(ex_${id}_solution PREFIX "${id}/solution/"
         LABELS solution lesson${ARG_LESSON} ${id} TIMEOUT ${ARG_TIMEOUT})
+    endif()
+  endif()
+
+  # Light learner files (c10 and ATen/core headers) compile in a second or two on their own.
+  # Files that need torch::nn or the optimizers pull in most of LibTorch (about 20 s of CPU);
+  # for those, loading the precompiled LibTorch headers is several times faster. The solution
+  # and the exercise's API header (with the local headers it includes) decide.
+  if(ARG_SOLUTION AND NOT ARG_NO_TORCH)
+    set(scanned "${ARG_SOLUTION}")
+    if(EXISTS "${test_dir}/${id}.h")
+      list(APPEND scanned "${test_dir}/${id}.h")
+      file(STRINGS "${test_dir}/${id}.h" local_includes REGEX "#include \"[^\"]+\"")
+      foreach(line IN LISTS local_includes)
+        string(REGEX REPLACE ".*#include \"([^\"]+)\".*" "\\1" header "${line}")
+        if(EXISTS "${test_dir}/${header}")
+          list(APPEND scanned "${test_dir}/${header}")
+        endif()
+      endforeach()
+    endif()
+    set(heavy FALSE)
+    foreach(file IN LISTS scanned)
+      file(STRINGS "${file}" heavy_includes REGEX "#include <torch/(nn|optim|serialize|torch|data)")
+      if(heavy_includes)
+        set(heavy TRUE)
+      endif()
+    endforeach()
+    if(heavy)
+      torchlings_use_pch(ex_${id})
+      if(TARGET ex_${id}_solution)
+        torchlings_use_pch(ex_${id}_solution)
+      endif()
     endif()
   endif()
 

@@ -16,7 +16,9 @@ endfunction()
 # One target that owns the precompiled LibTorch headers; every LibTorch-heavy target reuses it
 # (REUSE_FROM needs the same flags, so all of them link the same warnings and torch).
 if(TORCHLINGS_PCH)
-  file(WRITE "${CMAKE_BINARY_DIR}/pch/pch.cpp" "// Owner of the precompiled LibTorch headers.\n")
+  # CONFIGURE writes only when the content changes: a reconfigure must not rebuild the header.
+  file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/pch/pch.cpp"
+       CONTENT "// Owner of the precompiled LibTorch headers.\n")
   add_library(torchlings_pch OBJECT "${CMAKE_BINARY_DIR}/pch/pch.cpp")
   target_link_libraries(torchlings_pch PRIVATE torch torchlings_warnings)
   target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)
