@@ -21,9 +21,10 @@ function(torchlings_discover_tests target)
             -P "${_TORCHLINGS_DISCOVER_SCRIPT}"
     VERBATIM)
   # Until the first build the file does not exist: say so in ctest instead of showing nothing.
-  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake" CONTENT
-       "if(EXISTS [==[${ctest_file}]==])\n  include([==[${ctest_file}]==])\nelse()\n"
-       "  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n" @ONLY)
+  set(include_text "if(EXISTS [==[${ctest_file}]==])\n  include([==[${ctest_file}]==])\nelse()\n")
+  string(APPEND include_text "  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake"
+       CONTENT "${include_text}" @ONLY)
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES
                "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
 endfunction()
