@@ -20,6 +20,9 @@ target_compile_options(torchlings_warnings INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${TORCHLINGS_WERROR}>>:-Werror>
   # GCC 12 at -O3 reports a false -Wrestrict inside std::string's operator+ (GCC bug 105329).
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>
+  # Inlined LibTorch guards (c10::OptionalDeviceGuard) trip GCC's -O3 maybe-uninitialized
+  # analysis in the caller's code, where -isystem cannot silence it.
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-maybe-uninitialized>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 
 # Warnings for the learner's own file: the same hints, never fatal (a learner mid-edit should see
