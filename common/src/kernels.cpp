@@ -17,6 +17,30 @@ namespace {
 // Below this many elements a second thread costs more than it saves.
 constexpr std::int64_t kParallelGrain = 32768;
 
+// The CPU twins run the shared bodies in plain loops. The build targets baseline x86-64 (SSE2)
+// so that the binaries run anywhere; target_clones compiles these loops again for AVX2 and
+// AVX-512 and picks the best one at load time, as ATen's own kernels do by dispatch.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define TL_CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define TL_CPU_CLONES
+#endif
+
+TL_CPU_CLONES void saxpy_range(float a, const float* __restrict x, const float* __restrict y,
+                               float* __restrict out, std::int64_t begin, std::int64_t end,
+                               std::int64_t n) {
+    if (end > n) {
+        __builtin_unreachable();  // parallel_for never passes the end: lets the guard fold away
+    }
+    for (std::int64_t i = begin; i < end; ++i) {
+        kernels::saxpy_body(i, a, x, y, out, n);  // the same body each CUDA thread runs
+    }
+}
+
+TL_CPU_CLONES float sum_one_thread(const float* __restrict x, std::int64_t n) {
+    return kernels::sum_partial_body(0, 1, x, n);  // a grid of one thread over this slice
+}
+
 void check_float_contiguous(const at::Tensor& t, const char* op, const char* name) {
     TORCH_CHECK(t.defined(), op, ": expected ", name, " to be a defined tensor");
     TORCH_CHECK(t.scalar_type() == at::kFloat, op, ": expected ", name, " to be float32, got ",
@@ -57,9 +81,7 @@ namespace kernels {
 
 void saxpy_cpu(float a, const float* x, const float* y, float* out, std::int64_t n) {
     at::parallel_for(0, n, kParallelGrain, [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t i = begin; i < end; ++i) {
-            saxpy_body(i, a, x, y, out, n);  // the same body each CUDA thread runs
-        }
+        saxpy_range(a, x, y, out, begin, end, n);
     });
 }
 
@@ -89,7 +111,7 @@ float sum_cpu(const float* x, std::int64_t n) {
             const std::int64_t first = s * per_slice;
             const std::int64_t count = std::min(per_slice, n - first);
             partials[static_cast<std::size_t>(s)] =
-                count > 0 ? sum_partial_body(0, 1, x + first, count) : 0.0F;
+                count > 0 ? sum_one_thread(x + first, count) : 0.0F;
         }
     });
     float total = 0.0F;

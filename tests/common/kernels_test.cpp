@@ -9,7 +9,7 @@
 
 namespace {
 // Sizes around the block and chunk boundaries, where indexing bugs live.
-const std::vector<int64_t> kSizes = {0, 1, 7, 8, 9, 255, 256, 257, 1000, 4099, 1 << 20};
+const std::vector<int64_t> kSizes = {0, 1, 7, 8, 9, 31, 32, 33, 255, 256, 257, 1000, 4099, 1 << 20};
 const tl_test::Tolerance kSumTolerance{1e-4, 1e-3};
 }  // namespace
 
@@ -54,16 +54,16 @@ TEST_CASE("saxpy rejects bad arguments with what was expected", "[kernels]") {
 
 TEST_CASE("sum body: every grid size covers every element once", "[kernels]") {
     // Distinct powers of two reveal a missed or doubled element exactly.
-    std::vector<float> x(37);
+    std::vector<float> x(237);  // seven full chunks and a tail
     for (std::size_t i = 0; i < x.size(); ++i) {
         x[i] = static_cast<float>(i + 1);
     }
-    const float expected = 37.0F * 38.0F / 2.0F;
+    const float expected = 237.0F * 238.0F / 2.0F;
     for (const int64_t threads : {1, 2, 3, 4, 5, 8, 64, 256, 1000}) {
         INFO("virtual threads = " << threads);
-        CHECK(torchlings::kernels::sum_cpu_grid(x.data(), 37, threads) == expected);
+        CHECK(torchlings::kernels::sum_cpu_grid(x.data(), 237, threads) == expected);
     }
-    CHECK_THROWS_AS(torchlings::kernels::sum_cpu_grid(x.data(), 37, 0), std::invalid_argument);
+    CHECK_THROWS_AS(torchlings::kernels::sum_cpu_grid(x.data(), 237, 0), std::invalid_argument);
 }
 
 TEST_CASE("sum CPU twin matches ATen at every size", "[kernels]") {
@@ -78,7 +78,10 @@ TEST_CASE("sum CPU twin matches ATen at every size", "[kernels]") {
 TEST_CASE("sum grid blocks stay within bounds", "[kernels]") {
     CHECK(torchlings::kernels::sum_grid_blocks(0) == 1);
     CHECK(torchlings::kernels::sum_grid_blocks(1) == 1);
-    CHECK(torchlings::kernels::sum_grid_blocks(8 * 256 + 1) == 2);
+    using torchlings::kernels::kBlockSize;
+    using torchlings::kernels::kSumChunk;
+    CHECK(torchlings::kernels::sum_grid_blocks(kSumChunk * kBlockSize) == 1);
+    CHECK(torchlings::kernels::sum_grid_blocks(kSumChunk * kBlockSize + 1) == 2);
     CHECK(torchlings::kernels::sum_grid_blocks(int64_t{1} << 32) == 1024);
 }
 
