@@ -19,8 +19,10 @@
 // neither, so the lesson compiles the library's version only where both headers are found.
 #if __has_include(<ATen/cuda/CUDAContext.h>) && __has_include(<cuda_runtime_api.h>)
 #include <torch/nn/parallel/data_parallel.h>
+/// 1 when this LibTorch ships the CUDA headers that data_parallel.h needs.
 #define TL_HAVE_DATA_PARALLEL 1
 #else
+/// 1 when this LibTorch ships the CUDA headers that data_parallel.h needs.
 #define TL_HAVE_DATA_PARALLEL 0
 #endif
 
