@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <ostream>
 #include <system_error>
+#include <tuple>
 
+#include "tl_runner/check.h"
 #include "tl_runner/commands.h"
 #include "tl_runner/compiler_log.h"
 #include "tl_runner/exercise_run.h"
+#include "tl_runner/hashing.h"
+#include "tl_runner/manifest.h"
+#include "tl_runner/reports.h"
 #include "tl_runner/text.h"
 
 namespace torchlings::runner {
@@ -29,11 +34,11 @@ std::string location(const Context& context, const std::string& file, int line) 
     return text;
 }
 
-void report_build_error(Context& context, const Exercise& exercise, const BuildResult& build) {
+void report_build_error(Context& context, const CheckOutcome& outcome) {
     std::ostream& out = context.out();
     const Style& style = context.style();
-    const fs::path learner = context.course().learner_file(exercise);
-    const std::optional<CompilerError> error = first_error(build.log, learner, context.build_dir());
+    const BuildResult& build = outcome.build;
+    const std::optional<CompilerError>& error = outcome.compile_error;
     if (!error) {
         out << "  The build failed without a recognisable error message; see the log.\n";
     } else {
@@ -252,7 +257,7 @@ void suggest_hint(Context& context, const Exercise& exercise) {
 }
 
 /// The verdict as an exit code and a status for the progress file.
-std::pair<ExitCode, ExerciseStatus> outcome(Verdict verdict) {
+std::pair<ExitCode, ExerciseStatus> verdict_outcome(Verdict verdict) {
     switch (verdict) {
         case Verdict::kPassed:
             return {ExitCode::kOk, ExerciseStatus::kDone};
@@ -296,8 +301,9 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     report_summary(context, exercise, run);
 }
 
-/// Checks one exercise end to end; returns its exit code.
-ExitCode check_one(Context& context, const Exercise& exercise) {
+}  // namespace
+
+CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
     std::ostream& out = context.out();
     const Style& style = context.style();
     const Course& course = context.course();
@@ -305,29 +311,33 @@ ExitCode check_one(Context& context, const Exercise& exercise) {
     std::error_code error;
     if (!fs::exists(learner, error)) {
         throw EnvironmentError("The exercise file " + context.show(learner) + " is missing.",
-                               "git checkout -- " + context.show(learner));
+                               std::string(kCommand) + " reset " + exercise.id);
     }
+    // The hash is taken before the build: a save during the build must not count as checked.
+    const std::string source_hash = sha256_file_or_empty(learner);
     out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title
         << "\n";
-    const BuildResult build = build_target(context, "ex_" + exercise.id);
-    if (!build.ok) {
-        report_build_error(context, exercise, build);
+    CheckOutcome outcome;
+    outcome.exercise = &exercise;
+    outcome.build = build_target(context, "ex_" + exercise.id);
+    if (!outcome.build.ok) {
+        outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
+        report_build_error(context, outcome);
         out << "\n" << style.bad(exercise.id + ": build error") << "\n";
         suggest_hint(context, exercise);
-        context.state().record_check(exercise.id, ExerciseStatus::kBuildError);
-        context.save_state();
-        return ExitCode::kBuildError;
+        outcome.code = ExitCode::kBuildError;
+        outcome.status = ExerciseStatus::kBuildError;
+    } else {
+        outcome.run = run_test_program(context, exercise);
+        report_run(context, exercise, *outcome.run);
+        std::tie(outcome.code, outcome.status) = verdict_outcome(outcome.run->verdict);
+        if (outcome.code == ExitCode::kTestsFailed) {
+            suggest_hint(context, exercise);
+        }
     }
-
-    const TestProgramRun run = run_test_program(context, exercise);
-    report_run(context, exercise, run);
-    const auto [code, status] = outcome(run.verdict);
-    if (code == ExitCode::kTestsFailed) {
-        suggest_hint(context, exercise);
-    }
-    context.state().record_check(exercise.id, status);
+    context.state().record_check(exercise.id, outcome.status, source_hash);
     context.save_state();
-    return code;
+    return outcome;
 }
 
 /// After a pass: the exercise that comes next in the course, if any.
@@ -348,19 +358,29 @@ void suggest_next(Context& context, const Exercise& passed) {
     context.out() << "That was the last exercise of the course.\n";
 }
 
-}  // namespace
-
 ExitCode check_command(Context& context, const CheckOptions& options) {
+    if (options.verify_tests) {
+        const ExitCode verified = verify_tests(context);
+        if (verified != ExitCode::kOk || (options.targets.empty() && !options.all)) {
+            return verified;
+        }
+    }
     const std::vector<const Exercise*> exercises =
         select_exercises(context.course(), options.targets, options.all, "check");
     context.require_configured_build();
+    std::ostream& stdout_stream = context.out();
+    if (options.json) {
+        context.redirect_out(context.err());  // stdout carries the JSON alone
+    }
+    std::vector<CheckOutcome> outcomes;
     std::optional<ExitCode> overall;
     int done = 0;
     for (const Exercise* exercise : exercises) {
         if (overall) {
             context.out() << "\n";
         }
-        const ExitCode code = check_one(context, *exercise);
+        outcomes.push_back(check_exercise(context, *exercise));
+        const ExitCode code = outcomes.back().code;
         done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;
     }
@@ -372,6 +392,24 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
                       << context.style().bold("Checked " + std::to_string(exercises.size()) +
                                               " exercises: " + std::to_string(done) + " pass.")
                       << "\n";
+        if (options.all && done == static_cast<int>(exercises.size())) {
+            context.out() << context.style().good(
+                                 "Every exercise of the course passes, checked just now. "
+                                 "Congratulations!")
+                          << "\n";
+        }
+    }
+    if (!options.junit_file.empty()) {
+        write_file(options.junit_file, junit_report(context, outcomes));
+        context.out() << "JUnit XML written to " << context.show(options.junit_file) << "\n";
+    }
+    if (!options.classroom_file.empty()) {
+        write_file(options.classroom_file, classroom_report(context, outcomes).dump(2) + "\n");
+        context.out() << "Classroom results written to " << context.show(options.classroom_file)
+                      << "\n";
+    }
+    if (options.json) {
+        stdout_stream << check_json(context, outcomes).dump(2) << "\n";
     }
     return overall.value_or(ExitCode::kOk);
 }

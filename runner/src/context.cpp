@@ -19,8 +19,8 @@ Context::Context(fs::path root, fs::path build_dir, fs::path state_path, Style s
       build_dir_(std::move(build_dir)),
       state_path_(std::move(state_path)),
       style_(style),
-      out_(out),
-      err_(err) {}
+      out_(&out),
+      err_(&err) {}
 
 const Course& Context::course() {
     if (!course_) {
@@ -33,7 +33,7 @@ StateFile& Context::state() {
     if (!state_) {
         state_ = StateFile::load(state_path_);
         if (!state_->warning().empty()) {
-            err_ << style_.warn("warning: ") << state_->warning() << "\n";
+            *err_ << style_.warn("warning: ") << state_->warning() << "\n";
         }
     }
     return *state_;
@@ -43,7 +43,7 @@ void Context::save_state() {
     try {
         state().save();
     } catch (const EnvironmentError& error) {
-        err_ << style_.warn("warning: ") << error.what() << " (your progress was not recorded)\n";
+        *err_ << style_.warn("warning: ") << error.what() << " (your progress was not recorded)\n";
     }
 }
 

@@ -19,14 +19,16 @@ int seriousness(ExitCode code) {
             return 3;
         case ExitCode::kUsage:
             return 4;
-        case ExitCode::kEnvironment:
+        case ExitCode::kTestsEdited:
             return 5;
-        case ExitCode::kInternal:
+        case ExitCode::kEnvironment:
             return 6;
-        case ExitCode::kInterrupted:
+        case ExitCode::kInternal:
             return 7;
+        case ExitCode::kInterrupted:
+            return 8;
     }
-    return 6;
+    return 7;
 }
 
 }  // namespace

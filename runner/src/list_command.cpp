@@ -20,6 +20,7 @@ std::string status_cell(const Style& style, ExerciseStatus status) {
         case ExerciseStatus::kBuildError:
             return style.bad(label);
         case ExerciseStatus::kSkipped:
+        case ExerciseStatus::kChanged:
             return style.warn(label);
         case ExerciseStatus::kNotTried:
             break;

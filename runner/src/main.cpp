@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 constexpr const char* kExitCodes =
     "Exit codes: 0 all checked exercises pass, 1 a test failed, crashed or timed out,\n"
     "2 build error, 3 environment problem (set-up, missing tool or binary), 4 every test was\n"
-    "skipped (e.g. needs a GPU), 64 usage error, 130 interrupted. `run` exits with the lesson's "
+    "skipped (e.g. needs a GPU), 5 tests edited (check --verify-tests), 64 usage error,\n"
+    "130 interrupted. `run` exits with the lesson's "
     "code.";
 
 /// Global options, shared by every verb.
@@ -91,6 +92,51 @@ int main(int argc, char** argv) {
         "check", "Build an exercise and run its tests: check <id>|<lesson> [--all]");
     check->add_option("targets", check_options.targets, "Exercise ids or lesson numbers");
     check->add_flag("--all", check_options.all, "Check every exercise");
+    check->add_flag("--json", check_options.json,
+                    "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
+                    "goes to stderr");
+    check->add_option("--junit", check_options.junit_file, "Also write JUnit XML to this file");
+    check->add_option("--classroom", check_options.classroom_file,
+                      "Also write the GitHub Classroom autograding result to this file");
+    check->add_flag("--verify-tests", check_options.verify_tests,
+                    "First refuse (exit 5) if the course's tests differ from "
+                    "torchlings-manifest.json; alone, only that");
+
+    WatchOptions watch_options;
+    CLI::App* watch = app.add_subcommand(
+        "watch", "Check the current exercise on every save (keys: n h l c q)");
+    watch->add_option("id", watch_options.target, "Exercise id (default: the first not done)");
+    watch->add_flag("--poll", watch_options.poll,
+                    "Poll the file instead of using file notifications (network drives)");
+
+    CLI::App* progress =
+        app.add_subcommand("progress", "Progress bars per lesson and for the course");
+
+    ResetOptions reset_options;
+    CLI::App* reset = app.add_subcommand(
+        "reset", "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>");
+    reset->add_option("targets", reset_options.targets, "Exercise ids or lesson numbers");
+    reset->add_flag("--all", reset_options.all, "Reset every exercise");
+    reset->add_flag("-y,--yes", reset_options.yes, "Do not ask for confirmation");
+
+    SolutionOptions solution_options;
+    CLI::App* solution = app.add_subcommand(
+        "solution", "Show the reference solution of an exercise you have done");
+    solution->add_option("id", solution_options.id, "Exercise id")->required();
+    solution->add_flag("--force", solution_options.force, "Show it although you are not done");
+    solution->add_flag("!--no-diff", solution_options.diff, "Leave out the diff with your file");
+
+    ExportOptions export_options;
+    CLI::App* export_verb = app.add_subcommand(
+        "export", "Teachers: write the course without solutions, for a class repository");
+    export_verb->add_option("--learner", export_options.learner_dir, "Folder to create")
+        ->required();
+
+    bool pristine_write = false;
+    CLI::App* pristine = app.add_subcommand(
+        "pristine", "Maintainers: verify (or --write) exercises/pristine.json");
+    pristine->group("");
+    pristine->add_flag("--write", pristine_write, "Rewrite it from the current stubs");
 
     std::string hint_id;
     CLI::App* hint = app.add_subcommand("hint", "Show the next hint for an exercise");
@@ -138,6 +184,24 @@ int main(int argc, char** argv) {
         }
         if (check->parsed()) {
             code = check_command(context, check_options);
+        }
+        if (watch->parsed()) {
+            code = watch_command(context, watch_options);
+        }
+        if (progress->parsed()) {
+            code = progress_command(context);
+        }
+        if (reset->parsed()) {
+            code = reset_command(context, reset_options);
+        }
+        if (solution->parsed()) {
+            code = solution_command(context, solution_options);
+        }
+        if (export_verb->parsed()) {
+            code = export_command(context, export_options);
+        }
+        if (pristine->parsed()) {
+            code = pristine_command(context, pristine_write);
         }
         if (hint->parsed()) {
             code = hint_command(context, hint_id);

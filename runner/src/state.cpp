@@ -15,10 +15,23 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kStateFormatVersion = 1;
+constexpr int kStateFormatVersion = 2;
+
+/// What a state file holds, as read.
+struct Parsed {
+    std::map<std::string, ExerciseState, std::less<>> exercises;
+    std::string current;
+    std::string warning;  ///< about an old format, whose statuses were dropped
+};
+
+/// The value of a string field, or "" when it is missing or not a string.
+std::string string_field(const nlohmann::json& object, const char* key) {
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
 
 /// Parses the file's text; throws std::runtime_error saying what is wrong with it.
-std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string& text) {
+Parsed parse_state(const std::string& text) {
     const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (document.is_discarded()) {
         throw std::runtime_error("it is not valid JSON");
@@ -26,11 +39,20 @@ std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string&
     if (!document.is_object() || !document.contains("format_version")) {
         throw std::runtime_error("it has no format_version");
     }
-    if (document["format_version"] != kStateFormatVersion) {
+    Parsed parsed;
+    // Version 1 recorded no file hashes, so its "done" cannot be trusted: keep the hints only.
+    const bool old_format = document["format_version"] == 1;
+    if (!old_format && document["format_version"] != kStateFormatVersion) {
         throw std::runtime_error("its format_version is " + document["format_version"].dump() +
                                  ", expected " + std::to_string(kStateFormatVersion));
     }
-    std::map<std::string, ExerciseState, std::less<>> exercises;
+    if (old_format) {
+        parsed.warning =
+            "it is in the format of an older torchlings (version 1, without file hashes); your "
+            "hints are kept and the statuses rebuilt as you check (all at once: " +
+            std::string("./torchlings check --all)");
+    }
+    parsed.current = string_field(document, "current");
     const json& entries = document.value("exercises", json::object());
     if (!entries.is_object()) {
         throw std::runtime_error("\"exercises\" is not an object");
@@ -40,21 +62,18 @@ std::map<std::string, ExerciseState, std::less<>> parse_state(const std::string&
             continue;  // one bad entry costs that entry only
         }
         ExerciseState state;
-        const json& status = entry.value("status", json());
-        if (status.is_string()) {
-            state.status = parse_status(status.get<std::string>());
-        }
         const json& hints = entry.value("hints_revealed", json());
         if (hints.is_number_integer() && hints.get<int>() > 0) {
             state.hints_revealed = hints.get<int>();
         }
-        const json& checked = entry.value("checked_at", json());
-        if (checked.is_string()) {
-            state.checked_at = checked.get<std::string>();
+        if (!old_format) {
+            state.status = parse_status(string_field(entry, "status"));
+            state.checked_at = string_field(entry, "checked_at");
+            state.source_sha256 = string_field(entry, "source_sha256");
         }
-        exercises.emplace(id, std::move(state));
+        parsed.exercises.emplace(id, std::move(state));
     }
-    return exercises;
+    return parsed;
 }
 
 }  // namespace
@@ -69,6 +88,8 @@ std::string_view status_key(ExerciseStatus status) {
             return "build_error";
         case ExerciseStatus::kSkipped:
             return "skipped";
+        case ExerciseStatus::kChanged:
+            return "changed";
         case ExerciseStatus::kNotTried:
             break;
     }
@@ -95,6 +116,8 @@ std::string_view status_label(ExerciseStatus status) {
             return "build error";
         case ExerciseStatus::kSkipped:
             return "skipped";
+        case ExerciseStatus::kChanged:
+            return "changed";
         case ExerciseStatus::kNotTried:
             break;
     }
@@ -109,7 +132,12 @@ StateFile StateFile::load(const fs::path& path) {
         return state;
     }
     try {
-        state.exercises_ = parse_state(read_file(path));
+        Parsed parsed = parse_state(read_file(path));
+        state.exercises_ = std::move(parsed.exercises);
+        state.current_ = std::move(parsed.current);
+        if (!parsed.warning.empty()) {
+            state.warning_ = path.string() + " was rebuilt: " + parsed.warning;
+        }
     } catch (const std::exception& problem) {
         // Progress is derivable by checking again; a learner's command must never fail over it.
         fs::path aside = path;
@@ -129,10 +157,29 @@ ExerciseState StateFile::get(std::string_view id) const {
     return found == exercises_.end() ? ExerciseState{} : found->second;
 }
 
-void StateFile::record_check(const std::string& id, ExerciseStatus status) {
+ExerciseStatus ExerciseState::effective(std::string_view current_sha256) const {
+    if (status == ExerciseStatus::kDone &&
+        (source_sha256.empty() || current_sha256 != source_sha256)) {
+        return ExerciseStatus::kChanged;
+    }
+    return status;
+}
+
+void StateFile::record_check(const std::string& id, ExerciseStatus status,
+                             std::string source_sha256) {
     ExerciseState& state = exercises_[id];
     state.status = status;
     state.checked_at = iso_time_now();
+    state.source_sha256 = std::move(source_sha256);
+}
+
+void StateFile::forget_check(const std::string& id) {
+    const auto found = exercises_.find(id);
+    if (found != exercises_.end()) {
+        found->second.status = ExerciseStatus::kNotTried;
+        found->second.checked_at.clear();
+        found->second.source_sha256.clear();
+    }
 }
 
 std::string StateFile::to_json() const {
@@ -143,9 +190,15 @@ std::string StateFile::to_json() const {
         if (!state.checked_at.empty()) {
             entry["checked_at"] = state.checked_at;
         }
+        if (!state.source_sha256.empty()) {
+            entry["source_sha256"] = state.source_sha256;
+        }
         entries[id] = std::move(entry);
     }
-    const json document = {{"format_version", kStateFormatVersion}, {"exercises", entries}};
+    json document = {{"format_version", kStateFormatVersion}, {"exercises", entries}};
+    if (!current_.empty()) {
+        document["current"] = current_;
+    }
     return document.dump(2) + "\n";
 }
 

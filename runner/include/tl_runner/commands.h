@@ -30,6 +30,10 @@ int run_command(Context& context, const RunOptions& options);
 struct CheckOptions {
     std::vector<std::string> targets;  ///< exercise ids and lesson numbers
     bool all = false;                  ///< every exercise of the course
+    bool json = false;                 ///< print check_json() on stdout, the text on stderr
+    std::string junit_file;            ///< write junit_report() here when not empty
+    std::string classroom_file;        ///< write classroom_report() here when not empty
+    bool verify_tests = false;         ///< refuse (kTestsEdited) when tests differ from the manifest
 };
 
 /// `check`: builds each exercise, runs its tests, explains the first failure, records progress.
@@ -38,6 +42,56 @@ ExitCode check_command(Context& context, const CheckOptions& options);
 /// `verify-stub` (CI): the untouched stub's already-built test program must fail every case
 /// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.
 ExitCode verify_stub_command(Context& context, const CheckOptions& options);
+
+/// `progress`: a bar per lesson and for the course, with counts; builds nothing.
+ExitCode progress_command(Context& context);
+
+/// Options of `watch`.
+struct WatchOptions {
+    std::string target;           ///< an exercise id; empty: the first exercise not done
+    bool poll = false;            ///< poll the file instead of using file notifications
+    double poll_interval_s = 0.25;
+};
+
+/// `watch [ID]`: checks the current exercise on each save of its file; keys n (next, once
+/// done), h (hint), l (list), c (check again), q (quit). Never advances by itself. Without a
+/// terminal it explains the plain commands instead and returns kOk.
+ExitCode watch_command(Context& context, const WatchOptions& options);
+
+/// Options of `reset`.
+struct ResetOptions {
+    std::vector<std::string> targets;  ///< exercise ids and lesson numbers
+    bool all = false;                  ///< every exercise
+    bool yes = false;                  ///< do not ask for confirmation
+};
+
+/// `reset ID|NN`: copies each learner file to a timestamped backup that it names, then
+/// restores the pristine stub. Asks first on a terminal unless `yes`.
+ExitCode reset_command(Context& context, const ResetOptions& options);
+
+/// Options of `solution`.
+struct SolutionOptions {
+    std::string id;
+    bool force = false;  ///< show it even though the exercise is not done
+    bool diff = true;    ///< also show a diff between the learner's file and the solution
+};
+
+/// `solution ID`: the reference solution, once the exercise is done (or when forced).
+ExitCode solution_command(Context& context, const SolutionOptions& options);
+
+/// Options of `export`.
+struct ExportOptions {
+    std::string learner_dir;  ///< where the learner copy goes; must not exist or be empty
+};
+
+/// `export --learner DIR`: the course without solutions/, as a template repository for a
+/// class, with a manifest of the hashes of every file but the learners' that
+/// `check --verify-tests` compares against.
+ExitCode export_command(Context& context, const ExportOptions& options);
+
+/// `pristine [--write]` (maintainers, CI): exercises/pristine.json lists the git blob id of every
+/// stub, which `reset` restores from; verifies that it is current, or rewrites it.
+ExitCode pristine_command(Context& context, bool write);
 
 /// `hint ID`: reveals one more hint each call.
 ExitCode hint_command(Context& context, std::string_view id);

@@ -32,9 +32,11 @@ class Context {
     /// How output is decorated.
     [[nodiscard]] const Style& style() const { return style_; }
     /// Where reports go (stdout).
-    [[nodiscard]] std::ostream& out() const { return out_; }
+    [[nodiscard]] std::ostream& out() const { return *out_; }
     /// Where warnings go (stderr).
-    [[nodiscard]] std::ostream& err() const { return err_; }
+    [[nodiscard]] std::ostream& err() const { return *err_; }
+    /// Sends the reports for people elsewhere (stderr when stdout carries JSON).
+    void redirect_out(std::ostream& out) { out_ = &out; }
 
     /// The course metadata; throws EnvironmentError when it cannot be read.
     [[nodiscard]] const Course& course();
@@ -62,8 +64,8 @@ class Context {
     std::filesystem::path build_dir_;
     std::filesystem::path state_path_;
     Style style_;
-    std::ostream& out_;
-    std::ostream& err_;
+    std::ostream* out_;
+    std::ostream* err_;
     std::optional<Course> course_;
     std::optional<StateFile> state_;
 };

@@ -17,6 +17,7 @@ enum class ExitCode : int {
     kBuildError = 2,     ///< a target did not compile or link
     kEnvironment = 3,    ///< the set-up is incomplete: no build folder, a tool or binary missing
     kAllSkipped = 4,     ///< every test was skipped (for example: it needs a GPU)
+    kTestsEdited = 5,    ///< check --verify-tests: the course's tests differ from the manifest
     kUsage = 64,         ///< the command line names something that does not exist
     kInterrupted = 130,  ///< the user pressed Ctrl-C; child processes were stopped
     kInternal = 70,      ///< a bug in the runner itself

@@ -2,10 +2,14 @@
 /// @brief The learner's progress: `<root>/.torchlings/state.json`, read leniently and written
 /// atomically.
 ///
-/// Format (version 1):
-/// `{"format_version":1,"exercises":{"<id>":{"status":"done","hints_revealed":1,
-///   "checked_at":"2025-01-31T12:00:00Z"}}}`, where status is one of done, failing,
-/// build_error and skipped (every test was skipped, e.g. for want of a GPU).
+/// Format (version 2):
+/// `{"format_version":2,"current":"<id>","exercises":{"<id>":{"status":"done",
+///   "source_sha256":"<64 hex digits>","hints_revealed":1,"checked_at":"2025-01-31T12:00:00Z"}}}`,
+/// where status is one of done, failing, build_error and skipped (every test was skipped, e.g.
+/// for want of a GPU), and source_sha256 is the hash of the learner's file when it was checked.
+/// "Done" means: the last check passed AND the file still has that hash. `check --all`
+/// rebuilds the whole file from real results, so losing it (a fresh Colab runtime) costs
+/// nothing but time; a version-1 file keeps its hints and loses its statuses, with a warning.
 #pragma once
 
 #include <filesystem>
@@ -16,13 +20,14 @@
 namespace torchlings::runner {
 
 /// The outcome of the last check of an exercise.
-enum class ExerciseStatus { kNotTried, kDone, kFailing, kBuildError, kSkipped };
+/// kChanged is never stored: it is a stored kDone whose file has changed since (see effective()).
+enum class ExerciseStatus { kNotTried, kDone, kFailing, kBuildError, kSkipped, kChanged };
 
 /// The word stored in the state file ("done", "failing", ...; "not_tried" for kNotTried).
 [[nodiscard]] std::string_view status_key(ExerciseStatus status);
 /// The status for a stored word; unknown words give kNotTried.
 [[nodiscard]] ExerciseStatus parse_status(std::string_view key);
-/// The status for people: "done", "failing", "build error", "not tried", "skipped".
+/// The status for people: "done", "failing", "build error", "not tried", "skipped", "changed".
 [[nodiscard]] std::string_view status_label(ExerciseStatus status);
 
 /// What the state file records about one exercise.
@@ -30,6 +35,11 @@ struct ExerciseState {
     ExerciseStatus status = ExerciseStatus::kNotTried;
     int hints_revealed = 0;
     std::string checked_at;  ///< ISO 8601 time of the last check; empty when never checked
+    std::string source_sha256;  ///< hash of the learner's file at the last check; may be empty
+
+    /// The status as it holds now for a file whose hash is `current_sha256`: a stored kDone
+    /// becomes kChanged when the hashes differ (or either is unknown); others are as stored.
+    [[nodiscard]] ExerciseStatus effective(std::string_view current_sha256) const;
 };
 
 /// The whole state file.
@@ -45,8 +55,14 @@ class StateFile {
     /// The state of one exercise, for changing it.
     ExerciseState& at(const std::string& id) { return exercises_[id]; }
 
-    /// Records the outcome of a check, stamped with the current time.
-    void record_check(const std::string& id, ExerciseStatus status);
+    /// Records the outcome of a check of a file with this hash, stamped with the current time.
+    void record_check(const std::string& id, ExerciseStatus status, std::string source_sha256);
+    /// Forgets the outcome of the last check (after a reset); hints revealed are kept.
+    void forget_check(const std::string& id);
+
+    /// The exercise `watch` last worked on; empty when none.
+    [[nodiscard]] const std::string& current() const { return current_; }
+    void set_current(std::string id) { current_ = std::move(id); }
 
     /// Writes the file atomically (a temporary file renamed over it). Throws EnvironmentError.
     void save() const;
@@ -62,6 +78,7 @@ class StateFile {
   private:
     std::filesystem::path path_;
     std::map<std::string, ExerciseState, std::less<>> exercises_;
+    std::string current_;
     std::string warning_;
 };
 

@@ -23,8 +23,8 @@ TEST_CASE("the state survives a save and a load") {
     const tl::testing::TempDir dir;
     const fs::path path = dir.path() / ".torchlings/state.json";
     tl::StateFile state = tl::StateFile::load(path);
-    state.record_check("choose_device", tl::ExerciseStatus::kDone);
-    state.record_check("parse_device", tl::ExerciseStatus::kBuildError);
+    state.record_check("choose_device", tl::ExerciseStatus::kDone, "ab");
+    state.record_check("parse_device", tl::ExerciseStatus::kBuildError, "");
     state.at("parse_device").hints_revealed = 2;
     state.save();
     CHECK(fs::exists(path));
@@ -48,7 +48,7 @@ TEST_CASE("a corrupt state file is moved aside with one warning, and work goes o
     CHECK_THAT(state.warning(),
                Catch::Contains("not valid JSON") && Catch::Contains("state.json.corrupt"));
     CHECK(fs::exists(path.string() + ".corrupt"));
-    state.record_check("x", tl::ExerciseStatus::kFailing);
+    state.record_check("x", tl::ExerciseStatus::kFailing, "");
     state.save();
     // The next load is clean: the warning is given once, not on every command.
     CHECK(tl::StateFile::load(path).warning().empty());
