@@ -45,9 +45,14 @@ function(torchlings_add_exercise id)
   # Light learner files (c10 and ATen/core headers) compile in a second or two on their own.
   # Files that need torch::nn or the optimizers pull in most of LibTorch (about 20 s of CPU);
   # for those, loading the precompiled LibTorch headers is several times faster. The solution
-  # and the exercise's API header (with the local headers it includes) decide.
-  if(ARG_SOLUTION AND NOT ARG_NO_TORCH)
-    set(scanned "${ARG_SOLUTION}")
+  # (or, in a learner copy without solutions, the stub) and the exercise's API header (with the
+  # local headers it includes) decide.
+  if(NOT ARG_NO_TORCH)
+    if(ARG_SOLUTION)
+      set(scanned "${ARG_SOLUTION}")
+    else()
+      set(scanned "${ARG_LEARNER}")
+    endif()
     if(EXISTS "${test_dir}/${id}.h")
       list(APPEND scanned "${test_dir}/${id}.h")
       file(STRINGS "${test_dir}/${id}.h" local_includes REGEX "#include \"[^\"]+\"")
@@ -104,15 +109,23 @@ function(torchlings_add_lesson_exercises)
       set(timeout 30)
     endif()
     set(learner "${PROJECT_SOURCE_DIR}/exercises/${folder}/${id}.cpp")
-    set(solution "${PROJECT_SOURCE_DIR}/solutions/${folder}/${id}.cpp")
     set(test "${CMAKE_CURRENT_SOURCE_DIR}/${id}_test.cpp")
-    foreach(file IN ITEMS "${learner}" "${solution}" "${test}")
+    # A learner copy (`torchlings export --learner`) has no solutions/ folder at all: then the
+    # exercises get no solution targets. In the full course every solution must exist.
+    set(solution_args "")
+    set(required "${learner}" "${test}")
+    if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/solutions")
+      set(solution "${PROJECT_SOURCE_DIR}/solutions/${folder}/${id}.cpp")
+      list(APPEND required "${solution}")
+      set(solution_args SOLUTION "${solution}")
+    endif()
+    foreach(file IN LISTS required)
       if(NOT EXISTS "${file}")
         message(FATAL_ERROR "exercises/info.json lists '${id}' in lesson ${number}, "
                             "so ${file} must exist")
       endif()
     endforeach()
-    torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" SOLUTION "${solution}"
+    torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" ${solution_args}
                             TEST "${test}" TIMEOUT ${timeout})
     math(EXPR found "${found} + 1")
   endforeach()

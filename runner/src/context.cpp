@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "tl_runner/errors.h"
+#include "tl_runner/hashing.h"
 #include "tl_runner/process.h"
 #include "tl_runner/text.h"
 
@@ -34,9 +35,18 @@ StateFile& Context::state() {
         state_ = StateFile::load(state_path_);
         if (!state_->warning().empty()) {
             *err_ << style_.warn("warning: ") << state_->warning() << "\n";
+            save_state();  // rebuilt now, so that the warning is given once
         }
     }
     return *state_;
+}
+
+ExerciseStatus Context::status_of(const Exercise& exercise) {
+    const ExerciseState recorded = state().get(exercise.id);
+    if (recorded.status != ExerciseStatus::kDone) {
+        return recorded.status;  // only "done" depends on the file; skip reading it
+    }
+    return recorded.effective(sha256_file_or_empty(course().learner_file(exercise)));
 }
 
 void Context::save_state() {

@@ -54,15 +54,16 @@ ExitCode list_command(Context& context) {
         out << style.bold(lesson.number + "  " + lesson.title) << "\n";
         for (const Exercise* exercise : course.exercises_of(lesson)) {
             const ExerciseState state = context.state().get(exercise->id);
-            if (state.status == ExerciseStatus::kDone) {
+            const ExerciseStatus status = context.status_of(*exercise);
+            if (status == ExerciseStatus::kDone) {
                 ++done;
             }
-            if (state.status != ExerciseStatus::kDone && next == nullptr) {
+            if (status != ExerciseStatus::kDone && next == nullptr) {
                 next = exercise;
             }
             std::string id = exercise->id;
             id.resize(id_width, ' ');
-            out << "    " << status_cell(style, state.status) << " " << id << "  "
+            out << "    " << status_cell(style, status) << " " << id << "  "
                 << exercise->title << "\n"
                 << "    " << std::string(12 + id_width + 2, ' ')
                 << style.dim(context.show(course.learner_file(*exercise)) + ", " +
@@ -71,6 +72,10 @@ ExitCode list_command(Context& context) {
         }
         out << "\n";
     }
+    out << style.dim("done: the last check passed and the file is unchanged since; changed: it "
+                     "passed, then the file was edited; skipped: every test needs what this "
+                     "machine lacks (a GPU)")
+        << "\n";
     out << "Progress: " << done << "/" << course.exercises().size() << " exercises done.";
     if (next != nullptr) {
         out << " Next: " << kCommand << " check " << next->id;

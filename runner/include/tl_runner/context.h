@@ -42,6 +42,9 @@ class Context {
     [[nodiscard]] const Course& course();
     /// The progress record; a warning about an unusable file is printed once.
     [[nodiscard]] StateFile& state();
+    /// The status of an exercise as it holds now: the recorded one, except that a "done"
+    /// exercise whose file has changed since its check is kChanged. Reads the learner's file.
+    [[nodiscard]] ExerciseStatus status_of(const Exercise& exercise);
     /// Saves the progress record; a failure is a warning, never an error.
     void save_state();
 

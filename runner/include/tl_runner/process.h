@@ -43,6 +43,13 @@ struct ProcessResult {
     [[nodiscard]] bool succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }
 };
 
+/// A captured, untimed run of a command line (argv[0] looked up on PATH).
+[[nodiscard]] inline ProcessSpec command_spec(std::vector<std::string> argv) {
+    ProcessSpec spec;
+    spec.argv = std::move(argv);
+    return spec;
+}
+
 /// Runs a child to completion. Throws EnvironmentError when the program cannot be started
 /// (e.g. not found), and Interrupted after stopping the child when the user presses Ctrl-C.
 ProcessResult run_process(const ProcessSpec& spec);

@@ -46,6 +46,8 @@ class Style {
     /// "–" or "SKIP": a skipped test.
     [[nodiscard]] std::string_view skip_mark() const { return unicode_ ? "\u2013" : "SKIP"; }
 
+    /// Whether non-ASCII symbols (✓, progress-bar blocks) may be printed.
+    [[nodiscard]] bool unicode() const { return unicode_; }
     /// Whether ANSI colour sequences are emitted.
     [[nodiscard]] bool color() const { return color_; }
 

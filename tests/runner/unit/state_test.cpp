@@ -37,7 +37,8 @@ TEST_CASE("the state survives a save and a load") {
                Catch::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
     CHECK(loaded.get("parse_device").status == tl::ExerciseStatus::kBuildError);
     CHECK(loaded.get("parse_device").hints_revealed == 2);
-    CHECK_THAT(tl::read_file(path), Catch::Contains("\"format_version\": 1") &&
+    CHECK_THAT(tl::read_file(path), Catch::Contains("\"format_version\": 2") &&
+                                        Catch::Contains("\"source_sha256\": \"ab\"") &&
                                         Catch::Contains("\"status\": \"build_error\""));
 }
 
@@ -59,9 +60,9 @@ TEST_CASE("an unknown format version starts fresh, and bad entries cost only the
     const tl::testing::TempDir dir;
     const fs::path future = dir.write("future.json", R"({"format_version": 9, "exercises": {}})");
     CHECK_THAT(tl::StateFile::load(future).warning(),
-               Catch::Contains("format_version is 9, expected 1"));
+               Catch::Contains("format_version is 9, expected 2"));
 
-    const fs::path odd = dir.write("odd.json", R"({"format_version": 1, "exercises": {
+    const fs::path odd = dir.write("odd.json", R"({"format_version": 2, "exercises": {
         "good": {"status": "done", "hints_revealed": 1},
         "weird": 42,
         "unknown_status": {"status": "sleeping", "hints_revealed": "two"}}})");
@@ -80,4 +81,49 @@ TEST_CASE("status words round-trip") {
         CHECK(tl::parse_status(tl::status_key(status)) == status);
     }
     CHECK(tl::status_label(tl::ExerciseStatus::kBuildError) == "build error");
+}
+
+TEST_CASE("done holds only while the file has the hash it was checked with") {
+    tl::ExerciseState state;
+    state.status = tl::ExerciseStatus::kDone;
+    state.source_sha256 = "abc";
+    CHECK(state.effective("abc") == tl::ExerciseStatus::kDone);
+    CHECK(state.effective("abd") == tl::ExerciseStatus::kChanged);
+    CHECK(state.effective("") == tl::ExerciseStatus::kChanged);  // the file is gone
+    state.source_sha256.clear();
+    CHECK(state.effective("") == tl::ExerciseStatus::kChanged);  // no hash: never trusted
+    state.status = tl::ExerciseStatus::kFailing;
+    CHECK(state.effective("other") == tl::ExerciseStatus::kFailing);
+    CHECK(tl::status_label(tl::ExerciseStatus::kChanged) == "changed");
+}
+
+TEST_CASE("a version-1 state file keeps its hints, drops its statuses, and says so") {
+    const tl::testing::TempDir dir;
+    const fs::path path = dir.write("state.json", R"({"format_version": 1, "exercises": {
+        "a": {"status": "done", "hints_revealed": 2, "checked_at": "2025-01-01T00:00:00Z"}}})");
+    tl::StateFile state = tl::StateFile::load(path);
+    CHECK_THAT(state.warning(), Catch::Contains("older torchlings") &&
+                                    Catch::Contains("check --all"));
+    CHECK(state.get("a").status == tl::ExerciseStatus::kNotTried);
+    CHECK(state.get("a").hints_revealed == 2);
+    state.save();
+    CHECK(tl::StateFile::load(path).warning().empty());
+    CHECK(tl::StateFile::load(path).get("a").hints_revealed == 2);
+}
+
+TEST_CASE("the current exercise and a forgotten check survive a save") {
+    const tl::testing::TempDir dir;
+    const fs::path path = dir.path() / "state.json";
+    tl::StateFile state = tl::StateFile::load(path);
+    state.set_current("b");
+    state.record_check("a", tl::ExerciseStatus::kDone, "ff");
+    state.at("a").hints_revealed = 1;
+    state.forget_check("a");
+    state.forget_check("never_seen");
+    state.save();
+    const tl::StateFile loaded = tl::StateFile::load(path);
+    CHECK(loaded.current() == "b");
+    CHECK(loaded.get("a").status == tl::ExerciseStatus::kNotTried);
+    CHECK(loaded.get("a").source_sha256.empty());
+    CHECK(loaded.get("a").hints_revealed == 1);
 }

@@ -1,0 +1,146 @@
+# @file
+# learner_flow.cmake: the learner's verbs end to end, on a fresh copy of the fixture course, so
+# that nothing in the source tree changes: progress and list before and after checks, "done"
+# turning into "changed" when the file is edited, solution refused then shown, reset refused
+# without a terminal, then reset with a backup that keeps the learner's work, and export plus
+# check --verify-tests. No Python needed.
+#
+#   cmake -DRUNNER=<torchlings-runner> -DFIXTURES=<fixture course> -DBUILD_DIR=<build>
+#         -DWORK=<scratch folder> -P learner_flow.cmake
+#
+# The copy's stubs are restored from git's objects: GIT_DIR points at the source tree's
+# repository (the test reports itself skipped when the course is not a git clone).
+
+foreach(var RUNNER FIXTURES BUILD_DIR WORK)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "learner_flow.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+set(course "${WORK}/course")
+set(state "${WORK}/state.json")
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+file(COPY "${FIXTURES}/" DESTINATION "${course}")
+
+set(failures "")
+# step(<name> EXIT <code> [MATCH <regex>...] [NO_MATCH <regex>...] ARGS <runner args...>)
+function(step name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "EXIT" "MATCH;NO_MATCH;ARGS")
+  execute_process(
+    COMMAND "${RUNNER}" --root "${course}" --build-dir "${BUILD_DIR}" --state "${state}"
+            --color=never ${ARG_ARGS}
+    RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output INPUT_FILE /dev/null)
+  string(REPLACE ";" " " shown "${ARG_ARGS}")
+  message("--- ${name}: torchlings ${shown}\n${output}(exit code ${code})")
+  set(problems "")
+  if(NOT code STREQUAL "${ARG_EXIT}")
+    string(APPEND problems "\n  exit code ${code}, expected ${ARG_EXIT}")
+  endif()
+  foreach(regex IN LISTS ARG_MATCH)
+    if(NOT output MATCHES "${regex}")
+      string(APPEND problems "\n  output does not match: ${regex}")
+    endif()
+  endforeach()
+  foreach(regex IN LISTS ARG_NO_MATCH)
+    if(output MATCHES "${regex}")
+      string(APPEND problems "\n  output matches what it must not: ${regex}")
+    endif()
+  endforeach()
+  if(problems)
+    set(failures "${failures}\n${name}:${problems}" PARENT_SCOPE)
+  endif()
+  set(last_output "${output}" PARENT_SCOPE)
+endfunction()
+
+# 1. Nothing checked yet: progress and list build nothing and say "not tried".
+step(progress_fresh EXIT 0
+  MATCH "00  Runner fixtures +.+ +0/7 +7 not tried" "Course +.+ +0/7 exercises done"
+        "Next: ./torchlings check fx_pass"
+  ARGS progress)
+step(solution_refused EXIT 1
+  MATCH "shown once your own passes \\(its status: not tried\\)" "solution fx_pass --force"
+  ARGS solution fx_pass)
+step(solution_forced EXIT 0 MATCH "Solution of fx_pass" "return b \\+ a" ARGS solution --force fx_pass)
+step(solution_missing EXIT 3 MATCH "has no solutions .solutions/00_fixtures/fx_fail.cpp"
+  ARGS solution fx_fail)
+
+# 2. One pass, one failure, one build error.
+step(check_pass EXIT 0 MATCH "fx_pass: 2/2 tests passed" ARGS check fx_pass)
+step(check_fail EXIT 1 MATCH "fx_fail: 1/2 tests passed" ARGS check fx_fail)
+step(check_compile_error EXIT 2 MATCH "fx_compile_error: build error" ARGS check fx_compile_error)
+step(list_after_checks EXIT 0
+  MATCH "done +fx_pass" "failing +fx_fail" "build error +fx_compile_error" "not tried +fx_crash"
+        "Progress: 1/7 exercises done. Next: ./torchlings check fx_fail"
+  ARGS list)
+step(progress_after_checks EXIT 0
+  MATCH " 1/7 +1 failing, 1 build error, 4 not tried"
+  ARGS progress)
+
+# 3. The solution: refused before "done", shown (with a diff) after.
+step(solution_shown EXIT 0
+  MATCH "Solution of fx_pass" "return b \\+ a" "--- yours: exercises/00_fixtures/fx_pass.cpp"
+        "\\+\\+\\+ solution: solutions/00_fixtures/fx_pass.cpp" "-int fx_add\\(int a, int b\\) \\{ return a \\+ b\\; \\}"
+  ARGS solution fx_pass)
+
+# 4. Editing a done exercise makes it "changed": done means the file is the one that passed.
+file(APPEND "${course}/exercises/00_fixtures/fx_pass.cpp" "// an edit after the pass\n")
+step(list_after_edit EXIT 0 MATCH "changed +fx_pass" "Progress: 0/7" ARGS list)
+step(solution_after_edit EXIT 1 MATCH "your file has changed since" ARGS solution fx_pass)
+
+# 5. Reset: refused without a terminal unless --yes; then a backup, then the original stub.
+execute_process(COMMAND git -C "${FIXTURES}" rev-parse --absolute-git-dir
+                RESULT_VARIABLE git_code OUTPUT_VARIABLE git_dir OUTPUT_STRIP_TRAILING_WHITESPACE
+                ERROR_QUIET)
+if(NOT git_code EQUAL 0)
+  message("TL_SKIP: the course is not a git clone, so reset has no original stubs to restore")
+else()
+  set(ENV{GIT_DIR} "${git_dir}")
+  set(todo "${course}/exercises/00_fixtures/fx_todo.cpp")
+  file(READ "${todo}" original)
+  file(APPEND "${todo}" "// the learner's own work\n")
+  step(reset_without_terminal EXIT 64 MATCH "confirm with --yes" ARGS reset fx_todo)
+  step(reset EXIT 0
+    MATCH "fx_todo: your file is saved as (\\.torchlings/backups/[0-9-]+/exercises/00_fixtures/fx_todo.cpp)"
+    ARGS reset --yes fx_todo)
+  string(REGEX MATCH "\\.torchlings/backups/[0-9-]+/exercises/00_fixtures/fx_todo.cpp" backup
+         "${last_output}")
+  if(NOT backup OR NOT EXISTS "${course}/${backup}")
+    string(APPEND failures "\nreset: the backup ${backup} does not exist")
+  else()
+    file(READ "${course}/${backup}" saved)
+    if(NOT saved MATCHES "the learner's own work")
+      string(APPEND failures "\nreset: the backup lacks the learner's work")
+    endif()
+  endif()
+  file(READ "${todo}" restored)
+  if(NOT restored STREQUAL original)
+    string(APPEND failures "\nreset: ${todo} is not the original stub")
+  endif()
+  step(reset_again EXIT 0 MATCH "already the original stub" ARGS reset --yes fx_todo)
+  step(reset_unknown EXIT 64 MATCH "no exercise or lesson called .fx_nope." ARGS reset fx_nope)
+  unset(ENV{GIT_DIR})
+endif()
+
+# 6. A learner copy for a class: no solutions, a manifest, and edited tests refused.
+set(copy "${WORK}/class")
+step(export EXIT 0 MATCH "Exported [0-9]+ files" "torchlings-manifest.json" ARGS export --learner "${copy}")
+if(EXISTS "${copy}/solutions")
+  string(APPEND failures "\nexport: the learner copy has solutions/")
+endif()
+if(NOT EXISTS "${copy}/.github/workflows/classroom.yml")
+  string(APPEND failures "\nexport: the learner copy has no classroom workflow")
+endif()
+step(export_again EXIT 64 MATCH "already exists and is not empty" ARGS export --learner "${copy}")
+set(course "${copy}")
+step(verify_tests_ok EXIT 0 MATCH "verify-tests: ok, [0-9]+ course files match" ARGS check --verify-tests)
+file(APPEND "${copy}/exercises/00_fixtures/fx_todo.cpp" "// learners may edit their files\n")
+step(verify_tests_learner_edit EXIT 0 MATCH "verify-tests: ok" ARGS check --verify-tests)
+file(APPEND "${copy}/tests/exercises/00_fixtures/fx_fail_test.cpp" "// an edited test\n")
+step(verify_tests_edited EXIT 5
+  MATCH "tests/exercises/00_fixtures/fx_fail_test.cpp was edited" ARGS check --verify-tests)
+step(verify_tests_blocks_check EXIT 5 NO_MATCH "fx_pass: 2/2" ARGS check --verify-tests fx_pass)
+
+if(failures)
+  message(FATAL_ERROR "learner_flow.cmake:${failures}")
+endif()
