@@ -35,8 +35,8 @@ ExitCode hint_command(Context& context, std::string_view id) {
     } else if (!all_shown_before) {
         out << "That was the last hint.\n";
     } else {
-        out << "All " << total << " hints are shown. If you are still stuck, compare with "
-            << context.show(course.solution_file(exercise)) << ".\n";
+        out << "All " << total << " hints are shown. If you are still stuck: " << kCommand
+            << " solution " << exercise.id << " --force\n";
     }
     context.save_state();
     return ExitCode::kOk;

@@ -1,0 +1,52 @@
+# @file
+# export_configures.cmake: a learner copy of the course (`export --learner`) must configure and
+# build on its own, without solutions/: it has the exercise targets, no solution tests, and its
+# own runner accepts its own tests (check --verify-tests).
+#
+#   cmake -DRUNNER=<torchlings-runner> -DROOT=<course> -DWORK=<scratch folder>
+#         -DTORCH_DIR=<folder of TorchConfig.cmake> -DGENERATOR=<generator> -P export_configures.cmake
+
+foreach(var RUNNER ROOT WORK TORCH_DIR GENERATOR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "export_configures.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+function(run_or_fail what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${code}):\n${output}")
+  endif()
+  set(last_output "${output}" PARENT_SCOPE)
+endfunction()
+
+set(copy "${WORK}/course")
+set(build "${WORK}/build")
+file(REMOVE_RECURSE "${WORK}")
+run_or_fail("export" "${RUNNER}" --root "${ROOT}" --color=never export --learner "${copy}")
+if(EXISTS "${copy}/solutions")
+  message(FATAL_ERROR "the learner copy has a solutions/ folder")
+endif()
+
+run_or_fail("configuring the learner copy"
+  "${CMAKE_COMMAND}" -S "${copy}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
+  "-DTorch_DIR=${TORCH_DIR}" -DTORCHLINGS_BENCHMARKS=OFF -DTORCHLINGS_PCH=OFF)
+run_or_fail("building the learner copy's runner"
+  "${CMAKE_COMMAND}" --build "${build}" --target torchlings-runner)
+run_or_fail("listing its targets" "${CMAKE_COMMAND}" --build "${build}" --target help)
+if(NOT last_output MATCHES "ex_count_devices" OR last_output MATCHES "ex_count_devices_solution")
+  message(FATAL_ERROR "the learner copy should have ex_count_devices and no solution targets:\n"
+                      "${last_output}")
+endif()
+run_or_fail("listing its tests" "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" -N -L solution)
+if(NOT last_output MATCHES "Total Tests: 0")
+  message(FATAL_ERROR "the learner copy has solution tests:\n${last_output}")
+endif()
+run_or_fail("check --verify-tests in the learner copy"
+  "${build}/bin/torchlings-runner" --root "${copy}" --build-dir "${build}" --color=never
+  check --verify-tests)
+message("${last_output}")
+if(NOT last_output MATCHES "verify-tests: ok")
+  message(FATAL_ERROR "verify-tests did not accept the learner copy's own tests")
+endif()
+file(REMOVE_RECURSE "${WORK}")
