@@ -3,6 +3,8 @@
 #include "tl_runner/state.h"
 
 #include <unistd.h>
+
+#include <array>
 #include <nlohmann/json.hpp>
 #include <system_error>
 
@@ -16,6 +18,24 @@ using nlohmann::json;
 namespace {
 
 constexpr int kStateFormatVersion = 2;
+
+/// The stored word and the word for people of each status, in the enum's order.
+struct StatusNames {
+    ExerciseStatus status;
+    std::string_view key;
+    std::string_view label;
+};
+constexpr std::array<StatusNames, 6> kStatusNames{{
+    {ExerciseStatus::kNotTried, "not_tried", "not tried"},
+    {ExerciseStatus::kDone, "done", "done"},
+    {ExerciseStatus::kFailing, "failing", "failing"},
+    {ExerciseStatus::kBuildError, "build_error", "build error"},
+    {ExerciseStatus::kSkipped, "skipped", "skipped"},
+    {ExerciseStatus::kChanged, "changed", "changed"},
+}};
+static_assert(kStatusNames[static_cast<std::size_t>(ExerciseStatus::kChanged)].status ==
+                  ExerciseStatus::kChanged,
+              "kStatusNames follows the order of ExerciseStatus");
 
 /// What a state file holds, as read.
 struct Parsed {
@@ -79,49 +99,21 @@ Parsed parse_state(const std::string& text) {
 }  // namespace
 
 std::string_view status_key(ExerciseStatus status) {
-    switch (status) {
-        case ExerciseStatus::kDone:
-            return "done";
-        case ExerciseStatus::kFailing:
-            return "failing";
-        case ExerciseStatus::kBuildError:
-            return "build_error";
-        case ExerciseStatus::kSkipped:
-            return "skipped";
-        case ExerciseStatus::kChanged:
-            return "changed";
-        case ExerciseStatus::kNotTried:
-            break;
-    }
-    return "not_tried";
+    return kStatusNames[static_cast<std::size_t>(status)].key;
 }
 
 ExerciseStatus parse_status(std::string_view key) {
-    for (ExerciseStatus status : {ExerciseStatus::kDone, ExerciseStatus::kFailing,
-                                  ExerciseStatus::kBuildError, ExerciseStatus::kSkipped}) {
-        if (status_key(status) == key) {
-            return status;
+    for (const StatusNames& names : kStatusNames) {
+        // kChanged is derived, never stored: a file that says "changed" is not trusted.
+        if (names.key == key && names.status != ExerciseStatus::kChanged) {
+            return names.status;
         }
     }
     return ExerciseStatus::kNotTried;
 }
 
 std::string_view status_label(ExerciseStatus status) {
-    switch (status) {
-        case ExerciseStatus::kDone:
-            return "done";
-        case ExerciseStatus::kFailing:
-            return "failing";
-        case ExerciseStatus::kBuildError:
-            return "build error";
-        case ExerciseStatus::kSkipped:
-            return "skipped";
-        case ExerciseStatus::kChanged:
-            return "changed";
-        case ExerciseStatus::kNotTried:
-            break;
-    }
-    return "not tried";
+    return kStatusNames[static_cast<std::size_t>(status)].label;
 }
 
 StateFile StateFile::load(const fs::path& path) {

@@ -6,10 +6,33 @@
 #                            [MATCH <regex>]...            each must occur in stdout+stderr
 #                            [NO_MATCH <regex>]...         none may occur
 #                            [BUILD <build-dir> <target>]  built first (cmake --build)
+#                            [FRESH <file>]...             removed before the run (a state file)
+#                            [GOLDEN <golden-file>]        stdout alone must equal the file
+#                            [GOLDEN_FILE <produced> <golden-file>]
+#                                                          a file the command writes (removed
+#                                                          before the run) must equal the file
+#                            [REPLACE <text> <placeholder>]...
+#                                                          applied, in order, before comparing
 #                            RUN <program> [<arg>...]      everything after RUN
 #
 # Regexes are CMake regexes; they may not contain ';'. The keyword is RUN, not COMMAND,
 # because add_test() reserves COMMAND.
+#
+# Golden files. Before the comparison the output is normalised:
+#  - each REPLACE text (such as the course root or the build folder) becomes its placeholder
+#    (<root>, <build>);
+#  - durations and times become <time>, <duration> and <timestamp>: `(0.4 s)`,
+#    `"torchlings_duration_s": 0.0123`, `"duration": 12`, `time="0.012"`, ISO 8601 times;
+#  - single quotes become ASCII: GCC writes ‘name’ in a UTF-8 locale and 'name' elsewhere,
+#    which XML escapes as &apos;name&apos;;
+#  - the source lines a compiler prints under an error (`  3 | code`, `    |   ^~~`) become one
+#    `<compiler context>` line: their layout is the compiler's, not the runner's.
+# On a mismatch the first differing lines are shown, `-` expected and `+` actual.
+#
+# To accept a new output (after an intended change), run the tests with the environment variable
+# TORCHLINGS_UPDATE_GOLDEN=1: each golden test then rewrites its golden file with the normalised
+# output instead of comparing (the exit code and MATCH checks still apply). Read the difference
+# before committing it: a golden file that records a bug is a bug.
 
 set(expected_code "")
 set(matches "")
@@ -17,6 +40,10 @@ set(rejects "")
 set(build_dir "")
 set(build_target "")
 set(command "")
+set(fresh_files "")
+set(golden "")
+set(produced "")
+set(replacements "")
 
 set(mode "")
 set(started FALSE)
@@ -46,11 +73,26 @@ foreach(i RANGE ${last})
   elseif(mode STREQUAL "BUILD_TARGET")
     set(build_target "${arg}")
     set(mode "")
-  elseif(arg MATCHES "^(EXIT_CODE|MATCH|NO_MATCH|BUILD|RUN)$")
+  elseif(mode STREQUAL "FRESH")
+    list(APPEND fresh_files "${arg}")
+    set(mode "")
+  elseif(mode STREQUAL "GOLDEN")
+    set(golden "${arg}")
+    set(mode "")
+  elseif(mode STREQUAL "GOLDEN_FILE")
+    set(produced "${arg}")
+    set(mode "GOLDEN")
+  elseif(mode STREQUAL "REPLACE")
+    list(APPEND replacements "${arg}")
+    set(mode "REPLACE_WITH")
+  elseif(mode STREQUAL "REPLACE_WITH")
+    list(APPEND replacements "${arg}")
+    set(mode "")
+  elseif(arg MATCHES "^(EXIT_CODE|MATCH|NO_MATCH|BUILD|FRESH|GOLDEN|GOLDEN_FILE|REPLACE|RUN)$")
     set(mode "${arg}")
   else()
     message(FATAL_ERROR "expect.cmake: unexpected argument '${arg}'; expected EXIT_CODE, MATCH, "
-                        "NO_MATCH, BUILD or RUN")
+                        "NO_MATCH, BUILD, FRESH, GOLDEN, GOLDEN_FILE, REPLACE or RUN")
   endif()
 endforeach()
 if(NOT command OR expected_code STREQUAL "")
@@ -65,9 +107,22 @@ if(build_target)
   endif()
 endif()
 
+foreach(file IN LISTS fresh_files produced)
+  file(REMOVE "${file}")
+endforeach()
+
 string(REPLACE ";" " " shown_command "${command}")
-execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
-message("$ ${shown_command}\n${output}(exit code ${code})")
+if(golden AND NOT produced)
+  # stdout alone is compared; stderr (progress, warnings) only joins it for MATCH.
+  execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE stdout
+                  ERROR_VARIABLE stderr)
+  set(output "${stdout}${stderr}")
+  message("$ ${shown_command}\n${stdout}--- stderr:\n${stderr}(exit code ${code})")
+else()
+  execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE output
+                  ERROR_VARIABLE output)
+  message("$ ${shown_command}\n${output}(exit code ${code})")
+endif()
 
 set(problems "")
 if(NOT code MATCHES "^(${expected_code})$")
@@ -83,6 +138,117 @@ foreach(regex IN LISTS rejects)
     string(APPEND problems "\n  output matches what it must not: ${regex}")
   endif()
 endforeach()
+
+# --- Golden files ---
+
+# The text with what differs between machines and runs put in placeholders (see the header).
+function(normalise var)
+  set(text "${${var}}")
+  set(pairs ${replacements})
+  while(pairs)
+    list(POP_FRONT pairs from to)
+    string(REPLACE "${from}" "${to}" text "${text}")
+  endwhile()
+  string(REPLACE "‘" "'" text "${text}")
+  string(REPLACE "’" "'" text "${text}")
+  string(REPLACE "&apos;" "'" text "${text}")
+  set(digit "[0-9]")
+  set(iso "${digit}${digit}${digit}${digit}-${digit}${digit}-${digit}${digit}T${digit}${digit}:")
+  string(REGEX REPLACE "${iso}${digit}${digit}:${digit}${digit}(\\.${digit}+)?Z?" "<timestamp>"
+         text "${text}")
+  string(REGEX REPLACE "\\(${digit}+(\\.${digit}+)? s\\)" "(<time>)" text "${text}")
+  string(REGEX REPLACE "(\"[a-z_]*duration[a-z_]*\": )-?[0-9.eE+-]+" "\\1\"<duration>\""
+         text "${text}")
+  string(REGEX REPLACE "( time=\")[0-9.]+\"" "\\1<time>\"" text "${text}")
+  # Source lines under a compiler error, raw (text, XML) or escaped in a JSON string.
+  string(REGEX REPLACE "(error: [^\n]*)(\n *[0-9]* \\| [^\n]*)+" "\\1\n    <compiler context>"
+         text "${text}")
+  string(REGEX REPLACE "(error: [^\"\\\\]*)(\\\\n *[0-9]* \\| [^\"\\\\]*)+"
+         "\\1\\\\n    <compiler context>" text "${text}")
+  set(${var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# Moves the first line of the variable named text_var (without its newline) into line_var.
+function(pop_line text_var line_var)
+  string(FIND "${${text_var}}" "\n" at)
+  if(at EQUAL -1)
+    set(${line_var} "${${text_var}}" PARENT_SCOPE)
+    set(${text_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  string(SUBSTRING "${${text_var}}" 0 ${at} line)
+  math(EXPR rest "${at} + 1")
+  string(SUBSTRING "${${text_var}}" ${rest} -1 remaining)
+  set(${line_var} "${line}" PARENT_SCOPE)
+  set(${text_var} "${remaining}" PARENT_SCOPE)
+endfunction()
+
+# A unified-diff-like view of where two texts first differ, in the variable named out_var.
+function(describe_difference expected actual out_var)
+  set(line_no 0)
+  set(before "")
+  while(1)
+    if(expected STREQUAL "" AND actual STREQUAL "")
+      set(${out_var} "\n  the outputs differ only in a final newline" PARENT_SCOPE)
+      return()
+    endif()
+    pop_line(expected old)
+    pop_line(actual new)
+    math(EXPR line_no "${line_no} + 1")
+    if(NOT old STREQUAL new)
+      break()
+    endif()
+    # The three common lines before the difference, as context.
+    string(APPEND before "\n   ${old}")
+    string(REGEX REPLACE "^\n[^\n]*(\n[^\n]*\n[^\n]*\n[^\n]*)$" "\\1" before "${before}")
+  endwhile()
+  set(diff "\n  @@ first difference at line ${line_no} @@${before}\n  -${old}")
+  foreach(i RANGE 1 4)
+    if(NOT expected STREQUAL "")
+      pop_line(expected old)
+      string(APPEND diff "\n  -${old}")
+    endif()
+  endforeach()
+  string(APPEND diff "\n  +${new}")
+  foreach(i RANGE 1 4)
+    if(NOT actual STREQUAL "")
+      pop_line(actual new)
+      string(APPEND diff "\n  +${new}")
+    endif()
+  endforeach()
+  set(${out_var} "${diff}" PARENT_SCOPE)
+endfunction()
+
+if(golden)
+  if(produced)
+    if(EXISTS "${produced}")
+      file(READ "${produced}" actual)
+    else()
+      set(actual "")
+      string(APPEND problems "\n  the command wrote no ${produced}")
+    endif()
+  else()
+    set(actual "${stdout}")
+  endif()
+  normalise(actual)
+  if("$ENV{TORCHLINGS_UPDATE_GOLDEN}" STREQUAL "1")
+    file(WRITE "${golden}" "${actual}")
+    message("expect.cmake: wrote ${golden} (TORCHLINGS_UPDATE_GOLDEN=1)")
+  elseif(NOT EXISTS "${golden}")
+    string(APPEND problems "\n  the golden file ${golden} does not exist; run the test with "
+                           "TORCHLINGS_UPDATE_GOLDEN=1 to write it")
+  else()
+    file(READ "${golden}" expected)
+    if(NOT expected STREQUAL actual)
+      describe_difference("${expected}" "${actual}" difference)
+      string(APPEND problems "\n  the output differs from ${golden} "
+                             "(- expected, + actual, after normalising):${difference}\n  "
+                             "If the new output is right, run the test with "
+                             "TORCHLINGS_UPDATE_GOLDEN=1 and review the change.")
+    endif()
+  endif()
+endif()
+
 if(problems)
   message(FATAL_ERROR "expect.cmake: ${problems}")
 endif()
