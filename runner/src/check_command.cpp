@@ -22,45 +22,12 @@ namespace {
 /// How many lines of a failing test program's own output to show.
 constexpr std::size_t kOutputTailLines = 20;
 
-/// "file:line" with the file relative to the course root.
-std::string location(const Context& context, const std::string& file, int line) {
-    if (file.empty()) {
-        return {};
-    }
-    std::string text = context.show(file);
-    if (line > 0) {
-        text += ":" + std::to_string(line);
-    }
-    return text;
-}
-
 void report_build_error(Context& context, const CheckOutcome& outcome) {
-    std::ostream& out = context.out();
-    const Style& style = context.style();
-    const BuildResult& build = outcome.build;
-    const std::optional<CompilerError>& error = outcome.compile_error;
-    if (!error) {
-        out << "  The build failed without a recognisable error message; see the log.\n";
-    } else {
-        std::string where = location(context, error->file, error->line);
-        if (where.empty()) {
-            out << "  " << style.bad(error->headline) << "\n";  // a linker or tool error
-        } else {
-            if (error->column > 0) {
-                where += ":" + std::to_string(error->column);
-            }
-            out << "  " << style.bold(where + ": ") << style.bad("error: ") << error->message
-                << "\n";
-        }
-        for (const std::string& line : error->context) {
-            out << "  " << line << "\n";
-        }
-        if (!error->in_learner_file && !error->origin_file.empty()) {
-            out << "  (the error is in another file; your file leads to it at "
-                << location(context, error->origin_file, error->origin_line) << ")\n";
-        }
+    const std::vector<std::string> lines = build_error_lines(context, outcome);
+    context.out() << "  " << context.style().bad(lines.front()) << "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        context.out() << "  " << lines[i] << "\n";
     }
-    out << "  Full build log: " << context.show(build.log_path) << "\n";
 }
 
 /// The line for one test case: mark, name, and why it was skipped or stopped.
@@ -95,36 +62,6 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
         << style.dim(note) << "\n";
 }
 
-/// Cases the program declares but never reached because it stopped early.
-std::vector<std::string> cases_not_run(const TestProgramRun& run) {
-    std::vector<std::string> missing;
-    for (const std::string& name : run.all_cases) {
-        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
-                                     [&](const TestCaseResult& c) { return c.name == name; });
-        if (!ran) {
-            missing.push_back(name);
-        }
-    }
-    return missing;
-}
-
-/// Where an exception or a signal struck. Catch2 v2 records an assertion's location only once
-/// it has finished, so the site is the check being evaluated (when Catch2 knows it), else the
-/// last check that finished, else the start of the test case (macro "TEST_CASE").
-std::string describe_site(const Context& context, const Failure& failure) {
-    const std::string where = location(context, failure.file, failure.line);
-    if (where.empty()) {
-        return {};
-    }
-    if (failure.macro.empty()) {
-        return "after the check at " + where;
-    }
-    if (failure.macro == "TEST_CASE") {
-        return "before the first check of the test case at " + where;
-    }
-    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
-}
-
 void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
     std::ostream& out = context.out();
     const Style& style = context.style();
@@ -134,7 +71,7 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
         return;
     }
     const Failure& failure = result.failures.front();
-    const std::string where = location(context, failure.file, failure.line);
+    const std::string where = source_location(context, failure.file, failure.line);
     switch (failure.kind) {
         case FailureKind::kTodo:
             out << "  The exercise still has a TODO; the stub says:\n"
@@ -302,6 +239,69 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
 }
 
 }  // namespace
+
+std::string source_location(const Context& context, const std::string& file, int line) {
+    if (file.empty()) {
+        return {};
+    }
+    std::string text = context.show(file);
+    if (line > 0) {
+        text += ":" + std::to_string(line);
+    }
+    return text;
+}
+
+std::string describe_site(const Context& context, const Failure& failure) {
+    const std::string where = source_location(context, failure.file, failure.line);
+    if (where.empty()) {
+        return {};
+    }
+    if (failure.macro.empty()) {
+        return "after the check at " + where;
+    }
+    if (failure.macro == "TEST_CASE") {
+        return "before the first check of the test case at " + where;
+    }
+    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
+}
+
+std::vector<std::string> cases_not_run(const TestProgramRun& run) {
+    std::vector<std::string> missing;
+    for (const std::string& name : run.all_cases) {
+        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
+                                     [&](const TestCaseResult& c) { return c.name == name; });
+        if (!ran) {
+            missing.push_back(name);
+        }
+    }
+    return missing;
+}
+
+std::vector<std::string> build_error_lines(const Context& context, const CheckOutcome& outcome) {
+    std::vector<std::string> lines;
+    const std::optional<CompilerError>& error = outcome.compile_error;
+    if (!error) {
+        lines.emplace_back("The build failed without a recognisable error message; see the log.");
+    } else {
+        std::string where = source_location(context, error->file, error->line);
+        if (where.empty()) {
+            lines.push_back(error->headline);  // a linker or tool error
+        } else {
+            if (error->column > 0) {
+                where += ":" + std::to_string(error->column);
+            }
+            lines.push_back(where + ": error: " + error->message);
+        }
+        lines.insert(lines.end(), error->context.begin(), error->context.end());
+        if (!error->in_learner_file && !error->origin_file.empty()) {
+            lines.push_back("(the error is in another file; your file leads to it at " +
+                            source_location(context, error->origin_file, error->origin_line) +
+                            ")");
+        }
+    }
+    lines.push_back("Full build log: " + context.show(outcome.build.log_path));
+    return lines;
+}
 
 CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
     std::ostream& out = context.out();

@@ -404,33 +404,6 @@ std::string tail_of(std::string_view text, std::size_t limit) {
 /// The lines joined with newlines (no newline at the end).
 std::string lines_text(const std::vector<std::string>& lines) { return join(lines, "\n"); }
 
-/// "file:line" with the file relative to the course root.
-std::string location(const Context& context, const std::string& file, int line) {
-    if (file.empty()) {
-        return {};
-    }
-    std::string text = context.show(file);
-    if (line > 0) {
-        text += ":" + std::to_string(line);
-    }
-    return text;
-}
-
-/// Where an exception or a signal struck (see check_command.cpp for Catch2 v2's limits).
-std::string describe_site(const Context& context, const Failure& failure) {
-    const std::string where = location(context, failure.file, failure.line);
-    if (where.empty()) {
-        return {};
-    }
-    if (failure.macro.empty()) {
-        return "after the check at " + where;
-    }
-    if (failure.macro == "TEST_CASE") {
-        return "before the first check of the test case at " + where;
-    }
-    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
-}
-
 // --- The format-neutral description -------------------------------------------------------
 
 /// A report's verdict; the order is the order of seriousness.
@@ -512,7 +485,7 @@ std::optional<int> task_id(const std::vector<std::string>& tags) {
 std::string describe_failure(const Context& context, const std::string& learner_file,
                              const Failure& failure) {
     std::vector<std::string> lines;
-    const std::string where = location(context, failure.file, failure.line);
+    const std::string where = source_location(context, failure.file, failure.line);
     switch (failure.kind) {
         case FailureKind::kTodo:
             lines.push_back("The exercise still has a TODO; the stub says:");
@@ -655,26 +628,8 @@ std::string crash_site(const Context& context, const TestCaseResult* running) {
 /// The compiler error shown to learners, and where the full log is.
 std::string build_error_text(const Context& context, const CheckOutcome& outcome) {
     std::vector<std::string> lines{"The build failed:"};
-    const std::optional<CompilerError>& error = outcome.compile_error;
-    if (!error) {
-        lines.emplace_back("The build failed without a recognisable error message; see the log.");
-    } else {
-        std::string where = location(context, error->file, error->line);
-        if (where.empty()) {
-            lines.push_back(error->headline);  // a linker or tool error
-        } else {
-            if (error->column > 0) {
-                where += ":" + std::to_string(error->column);
-            }
-            lines.push_back(where + ": error: " + error->message);
-        }
-        lines.insert(lines.end(), error->context.begin(), error->context.end());
-        if (!error->in_learner_file && !error->origin_file.empty()) {
-            lines.push_back("(the error is in another file; your file leads to it at " +
-                            location(context, error->origin_file, error->origin_line) + ")");
-        }
-    }
-    lines.push_back("Full build log: " + context.show(outcome.build.log_path));
+    const std::vector<std::string> shown = build_error_lines(context, outcome);
+    lines.insert(lines.end(), shown.begin(), shown.end());
     return lines_text(lines);
 }
 
@@ -682,19 +637,6 @@ std::string build_error_text(const Context& context, const CheckOutcome& outcome
 std::string build_error_summary(const Context& context, const CheckOutcome& outcome) {
     const std::vector<std::string> lines = split_lines(build_error_text(context, outcome));
     return lines.size() > 1 ? lines[1] : "The build failed.";
-}
-
-/// Cases the program declares but never reached because it stopped early.
-std::vector<std::string> cases_not_run(const TestProgramRun& run) {
-    std::vector<std::string> missing;
-    for (const std::string& name : run.all_cases) {
-        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
-                                     [&](const TestCaseResult& c) { return c.name == name; });
-        if (!ran) {
-            missing.push_back(name);
-        }
-    }
-    return missing;
 }
 
 /// The sentence for a run in which every case was skipped, with the reasons.

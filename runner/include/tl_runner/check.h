@@ -4,6 +4,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "tl_runner/compiler_log.h"
 #include "tl_runner/context.h"
@@ -27,6 +29,25 @@ struct CheckOutcome {
 /// (with the hash of the learner's file) in the progress file. Throws EnvironmentError when the
 /// learner's file is missing or the build cannot be attempted.
 [[nodiscard]] CheckOutcome check_exercise(Context& context, const Exercise& exercise);
+
+/// "file:line" with the file relative to the course root; empty when the file is unknown.
+[[nodiscard]] std::string source_location(const Context& context, const std::string& file,
+                                          int line);
+
+/// Where an exception or a signal struck, e.g. "in REQUIRE( x ) at tests/a_test.cpp:12". Catch2
+/// v2 records an assertion's location only once it has finished, so the site is the check being
+/// evaluated (when Catch2 knows it), else the last check that finished, else the start of the
+/// test case (macro "TEST_CASE"). Empty when the location is unknown.
+[[nodiscard]] std::string describe_site(const Context& context, const Failure& failure);
+
+/// Cases the program declares but never reached because it stopped early.
+[[nodiscard]] std::vector<std::string> cases_not_run(const TestProgramRun& run);
+
+/// A failed build for people, as plain lines: the error (file:line:col: error: message, or a
+/// linker's line), the compiler's lines under it, where the learner's file leads to an error in
+/// another file, and the path of the full log (always last).
+[[nodiscard]] std::vector<std::string> build_error_lines(const Context& context,
+                                                         const CheckOutcome& outcome);
 
 /// After a pass: prints the command for the exercise that comes next in the course.
 void suggest_next(Context& context, const Exercise& passed);
