@@ -124,20 +124,8 @@ else()
   message("$ ${shown_command}\n${output}(exit code ${code})")
 endif()
 
-set(problems "")
-if(NOT code MATCHES "^(${expected_code})$")
-  string(APPEND problems "\n  exit code ${code}, expected ${expected_code}")
-endif()
-foreach(regex IN LISTS matches)
-  if(NOT output MATCHES "${regex}")
-    string(APPEND problems "\n  output does not match: ${regex}")
-  endif()
-endforeach()
-foreach(regex IN LISTS rejects)
-  if(output MATCHES "${regex}")
-    string(APPEND problems "\n  output matches what it must not: ${regex}")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/output_problems.cmake")
+output_problems(problems "${code}" "${expected_code}" "${output}" "${matches}" "${rejects}")
 
 # --- Golden files ---
 
