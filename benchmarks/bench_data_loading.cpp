@@ -12,6 +12,8 @@
 ///          only up to the number of idle cores, which the main thread also needs.
 /// The napkin math for io: 1024 x 200 us = 205 ms of sleeping per epoch with 0 workers, so at
 /// most ~5,000 samples/s; N workers can overlap N sleeps.
+#include "bench_main.h"
+
 #include <torchlings/device.h>
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -93,15 +95,5 @@ void register_for(const c10::Device& device) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 2;
-    }
-    register_for(c10::Device("cpu"));
-    if (torch::cuda::is_available()) {
-        register_for(c10::Device("cuda:0"));
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return torchlings::bench::run_suite(argc, argv, torch::cuda::is_available(), register_for);
 }

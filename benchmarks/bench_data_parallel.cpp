@@ -12,6 +12,8 @@
 /// On a CPU all shards share its cores (and ATen's intra-op thread pool); CUDA cases, registered
 /// only when GPUs are visible, put each shard on its own GPU (round robin) and synchronise every
 /// device at the end of each step.
+#include "bench_main.h"
+
 #include <torchlings/device.h>
 
 #include <benchmark/benchmark.h>
@@ -176,7 +178,8 @@ std::vector<c10::Device> devices_for(const std::string& tag, int n) {
     return devices;
 }
 
-void register_for(const std::string& tag) {
+void register_for(const c10::Device& device) {
+    const std::string tag = device.is_cpu() ? "cpu" : "cuda";  // shards spread over every GPU
     const auto widths = [](benchmark::internal::Benchmark* b) {
         b->ArgName("hidden")->Arg(64)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
     };
@@ -194,15 +197,5 @@ void register_for(const std::string& tag) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 2;
-    }
-    register_for("cpu");
-    if (torch::cuda::is_available()) {
-        register_for("cuda");
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return torchlings::bench::run_suite(argc, argv, torch::cuda::is_available(), register_for);
 }

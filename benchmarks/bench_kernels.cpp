@@ -7,6 +7,8 @@
 /// memory-bound, so bytes/s is the figure to compare with the machine's memory bandwidth.
 /// CUDA cases are registered only when a GPU is visible and the kernels were compiled; they time
 /// with a device synchronisation inside the loop, so the GPU work is measured, not the launch.
+#include "bench_main.h"
+
 #include <torchlings/device.h>
 #include <torchlings/kernels.h>
 
@@ -76,15 +78,5 @@ void register_for(const c10::Device& device) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
-        return 2;
-    }
-    register_for(c10::Device("cpu"));
-    if (torch::cuda::is_available() && torchlings::cuda_kernels_compiled()) {
-        register_for(c10::Device("cuda:0"));
-    }
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return torchlings::bench::run_suite(argc, argv, torch::cuda::is_available() && torchlings::cuda_kernels_compiled(), register_for);
 }

@@ -27,19 +27,15 @@ namespace {
 
 std::string yes_no(bool value) { return value ? "true" : "false"; }
 
-// LibTorch's CUDA errors span several lines (a hint and a link follow the first): one line is
-// what a report needs.
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 // Runs `attempt`; returns its text, or the first line of the c10::Error it threw.
 std::string result_or_error(const std::function<std::string()>& attempt) {
     try {
         return attempt();
     } catch (const c10::Error& e) {
-        // what_without_backtrace(): the message alone, without LibTorch's C++ stack.
-        return "c10::Error: " + first_line(e.what_without_backtrace());
+        // first_line(c10::Error): the message alone, without LibTorch's C++ stack.
+        return "c10::Error: " + torchlings::first_line(e);
     } catch (const std::exception& e) {
-        return "error: " + first_line(e.what());
+        return "error: " + torchlings::first_line(e.what());
     }
 }
 

@@ -24,6 +24,7 @@
 
 namespace {
 
+using torchlings::first_line;
 using torchlings::print_field;
 using torchlings::print_section;
 
@@ -52,13 +53,6 @@ std::string describe(const torch::Tensor& t) {
     std::ostringstream out;
     out << dtype_name(t.scalar_type()) << t.sizes() << " on " << t.device();
     return out.str();
-}
-
-/// LibTorch's messages may run over several lines (CUDA adds "Search for ..." advice); the
-/// report keeps one line per field so that its shape is the same on every machine.
-std::string first_line(const c10::Error& e) {
-    const std::string text = e.what_without_backtrace();
-    return text.substr(0, text.find('\n'));
 }
 
 /// 100, -1, 2.5: as std::cout prints a number, without std::to_string's trailing zeros.

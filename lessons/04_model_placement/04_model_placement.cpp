@@ -43,8 +43,7 @@ std::string error_of(const std::function<void()>& body) {
     try {
         body();
     } catch (const c10::Error& e) {
-        const std::string text = e.what_without_backtrace();
-        return text.substr(0, text.find('\n'));
+        return torchlings::first_line(e);
     }
     return "no error";
 }

@@ -26,18 +26,13 @@
 
 namespace {
 
+using torchlings::first_line;
 using torchlings::print_field;
 using torchlings::print_section;
 
 constexpr int64_t kClasses = 10;
 constexpr int64_t kChannels = 3;
 constexpr int64_t kSide = 16;
-
-// The first line of a LibTorch error, without the C++ backtrace.
-std::string first_line(const c10::Error& e) {
-    const std::string text = e.what_without_backtrace();
-    return text.substr(0, text.find('\n'));
-}
 
 std::string join(const torch::Tensor& values) {
     const auto v = values.to(torch::kCPU).to(torch::kInt64).contiguous();

@@ -91,8 +91,7 @@ std::string error_of(const std::function<void()>& body) {
     try {
         body();
     } catch (const c10::Error& e) {
-        const std::string text = e.what_without_backtrace();
-        return "error: " + text.substr(0, text.find('\n'));
+        return "error: " + torchlings::first_line(e);
     }
     return "no error";
 }

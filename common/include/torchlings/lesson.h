@@ -3,6 +3,7 @@
 #pragma once
 
 #include <c10/core/Device.h>
+#include <c10/util/Exception.h>
 
 #include <functional>
 #include <string>
@@ -27,5 +28,13 @@ void print_field(const std::string& key, const std::string& value);
 
 /// Prints a section header "== title ==".
 void print_section(const std::string& title);
+
+/// The first line of an error's message. LibTorch's messages may run over several lines (CUDA
+/// adds "Search for ..." advice, and what() a C++ backtrace); a report keeps one line per field
+/// so that its shape is the same on every machine.
+[[nodiscard]] std::string first_line(const std::string& text);
+
+/// first_line() of a LibTorch error's message, without the backtrace (what_without_backtrace()).
+[[nodiscard]] std::string first_line(const c10::Error& error);
 
 }  // namespace torchlings
