@@ -144,18 +144,25 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                          " already exists and is not empty; name a new folder, so that nothing "
                          "in it is overwritten.");
     }
-    if (same_path(target, context.root()) ||
-        target.string().starts_with(fs::absolute(context.root()).lexically_normal().string() +
-                                    "/")) {
+    // Inside the course, only a build folder may hold the copy: anywhere else it would become
+    // part of the course (and of the next export).
+    fs::path root = fs::absolute(context.root()).lexically_normal();
+    if (root.filename().empty()) {
+        root = root.parent_path();  // "/course/" as "/course"
+    }
+    const std::string inside = target.lexically_relative(root).generic_string();
+    if (same_path(target, root) ||
+        (!inside.empty() && !inside.starts_with("..") && !inside.starts_with("build/"))) {
         throw UsageError("export --learner: the folder must lie outside the course (" +
-                         context.show(context.root()) + ").");
+                         root.string() + "), or in its build/ folder.");
     }
     const std::vector<std::string> learners = learner_files(context);
     HashList manifest;
     int copied = 0;
     for (const std::string& relative : course_files(context.root())) {
-        if (relative.starts_with("solutions/") || relative == kTestManifest ||
-            relative == kClassroomWorkflow) {
+        // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't.
+        if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
+            relative == kTestManifest || relative == kClassroomWorkflow) {
             continue;
         }
         const fs::path destination = target / relative;

@@ -24,9 +24,11 @@ set(copy "${WORK}/course")
 set(build "${WORK}/build")
 file(REMOVE_RECURSE "${WORK}")
 run_or_fail("export" "${RUNNER}" --root "${ROOT}" --color=never export --learner "${copy}")
-if(EXISTS "${copy}/solutions")
-  message(FATAL_ERROR "the learner copy has a solutions/ folder")
-endif()
+foreach(left_out IN ITEMS solutions .ci)
+  if(EXISTS "${copy}/${left_out}")
+    message(FATAL_ERROR "the learner copy has a ${left_out}/ folder")
+  endif()
+endforeach()
 
 run_or_fail("configuring the learner copy"
   "${CMAKE_COMMAND}" -S "${copy}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
