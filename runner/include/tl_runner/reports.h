@@ -68,7 +68,9 @@ namespace torchlings::runner {
 /// filename is the test file relative to the course root, line_no the failed check's line (else
 /// the TEST_CASE line), duration in milliseconds. A build error, or a run that reached no case,
 /// scores each case of the exercise 0, the case names then read from its test source
-/// (`TEST_CASE("name"`), so that max_score does not change with the learner's code. status is
+/// (`TEST_CASE("name"`), so that max_score does not change with the learner's code; on a machine
+/// without an NVIDIA GPU (no /dev/nvidia0) the cases tagged [gpu] are then listed as skipped,
+/// as they would have skipped themselves after a working build. status is
 /// the worst status of the tests and of the exercises whose cases did not all skip themselves;
 /// "error" when there is no test at all.
 [[nodiscard]] nlohmann::json classroom_report(const Context& context,

@@ -468,7 +468,7 @@ TEST_CASE("test sources: names, tags and bodies are read past comments and liter
     course.write("tests/exercises/01_demo/demo_test.cpp", R"test(#include <catch2/catch.hpp>
 // TEST_CASE("in a comment") {}
 /* TEST_CASE("in a block comment") {} */
-TEST_CASE( "spaced \"quoted\" name", "[gpu][task_3]" ) {
+TEST_CASE( "spaced \"quoted\" name", "[slow][task_3]" ) {
     const char* text = "} not the end {";
     const char brace = '}';
     const char* raw = R"x(")} still not)x";
@@ -490,7 +490,7 @@ const char* kNotACase = "TEST_CASE(\"no\")";
     CHECK(first["name"] == "demo: spaced \"quoted\" name");
     CHECK(first["line_no"] == 4);
     CHECK(first["test_code"] ==
-          "TEST_CASE( \"spaced \\\"quoted\\\" name\", \"[gpu][task_3]\" ) {\n"
+          "TEST_CASE( \"spaced \\\"quoted\\\" name\", \"[slow][task_3]\" ) {\n"
           "    const char* text = \"} not the end {\";\n"
           "    const char brace = '}';\n"
           "    const char* raw = R\"x(\")} still not)x\";\n"
@@ -519,4 +519,35 @@ const char* kNotACase = "TEST_CASE(\"no\")";
     CHECK(results["tests"][1]["task_id"] == 4);
     CHECK(results["message"].get<std::string>().rfind(
               "The test program crashed with SIGSEGV before any test case started.\n", 0) == 0);
+}
+
+TEST_CASE("classroom: after a build error, GPU cases count as they would have run here") {
+    tl::testing::TempDir course;
+    course.write("exercises/info.json", R"({
+      "format_version": 1,
+      "lessons": [{"number": "01", "dir": "01_demo", "title": "Demo"}],
+      "exercises": [{"id": "demo", "lesson": "01", "title": "Demo", "given_tests": [],
+                     "hints": []}]
+    })");
+    course.write("tests/exercises/01_demo/demo_test.cpp", R"test(#include <catch2/catch.hpp>
+TEST_CASE("on the CPU") { CHECK(true); }
+TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
+)test");
+    ReportFixture fixture(course.path());
+    tl::CheckOutcome outcome;
+    outcome.exercise = &fixture.context().course().resolve_exercise("demo");
+    outcome.build.log_path = fixture.build_dir() / "logs/ex_demo.build.log";
+    const json report = tl::classroom_report(fixture.context(), {outcome});
+    if (std::filesystem::exists("/dev/nvidia0")) {
+        CHECK(report["max_score"] == 2);  // the GPU case would have run, and scores 0
+        CHECK(report["torchlings_skipped"].empty());
+    } else {
+        CHECK(report["max_score"] == 1);  // it would have skipped itself: not scored
+        REQUIRE(report["torchlings_skipped"].size() == 1);
+        CHECK(report["torchlings_skipped"][0]["name"] == "demo: on a GPU");
+        CHECK_THAT(report["torchlings_skipped"][0]["reason"].get<std::string>(),
+                   Catch::Contains("needs a CUDA GPU"));
+    }
+    CHECK(report["tests"][0]["name"] == "demo: on the CPU");
+    CHECK(report["tests"][0]["score"] == 0);
 }
