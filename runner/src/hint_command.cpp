@@ -7,7 +7,7 @@
 
 namespace torchlings::runner {
 
-ExitCode hint_command(Context& context, std::string_view id) {
+ExitCode hint_command(Context& context, std::string_view id, std::string_view again) {
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     std::ostream& out = context.out();
@@ -31,7 +31,11 @@ ExitCode hint_command(Context& context, std::string_view id) {
             << exercise.hints[static_cast<std::size_t>(i)] << "\n";
     }
     if (state.hints_revealed < total) {
-        out << "Run " << kCommand << " hint " << exercise.id << " again for the next hint.\n";
+        if (again.empty()) {
+            out << "Run " << kCommand << " hint " << exercise.id << " again for the next hint.\n";
+        } else {
+            out << again << "\n";
+        }
     } else if (!all_shown_before) {
         out << "That was the last hint.\n";
     } else {

@@ -298,7 +298,7 @@ class Watcher {
             case 'h':
             case 'H':
                 context_.out() << "\n";
-                hint_command(context_, exercise_->id);
+                hint_command(context_, exercise_->id, "Press h again for the next hint.");
                 print_status_bar();
                 break;
             case 'l':

@@ -94,7 +94,8 @@ ExitCode export_command(Context& context, const ExportOptions& options);
 ExitCode pristine_command(Context& context, bool write);
 
 /// `hint ID`: reveals one more hint each call.
-ExitCode hint_command(Context& context, std::string_view id);
+/// `again` is how to ask for the next one (default: the command; `watch` says "press h").
+ExitCode hint_command(Context& context, std::string_view id, std::string_view again = {});
 
 /// `test`: builds everything, then runs ctest. kBuildError when the build fails, kTestsFailed
 /// when a test fails.
