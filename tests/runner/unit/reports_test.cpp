@@ -457,15 +457,24 @@ TEST_CASE("classroom: a build error scores every declared case 0") {
     CHECK(report["tests"][1]["line_no"] == 9);
 }
 
-TEST_CASE("test sources: names, tags and bodies are read past comments and literals") {
-    tl::testing::TempDir course;
+namespace {
+
+/// A course of one exercise, "demo" in lesson 01, whose test source is `test_source`.
+void write_demo_course(const tl::testing::TempDir& course, std::string_view test_source) {
     course.write("exercises/info.json", R"({
       "format_version": 1,
       "lessons": [{"number": "01", "dir": "01_demo", "title": "Demo"}],
       "exercises": [{"id": "demo", "lesson": "01", "title": "Demo", "given_tests": [],
                      "hints": []}]
     })");
-    course.write("tests/exercises/01_demo/demo_test.cpp", R"test(#include <catch2/catch.hpp>
+    course.write("tests/exercises/01_demo/demo_test.cpp", test_source);
+}
+
+}  // namespace
+
+TEST_CASE("test sources: names, tags and bodies are read past comments and literals") {
+    tl::testing::TempDir course;
+    write_demo_course(course, R"test(#include <catch2/catch.hpp>
 // TEST_CASE("in a comment") {}
 /* TEST_CASE("in a block comment") {} */
 TEST_CASE( "spaced \"quoted\" name", "[slow][task_3]" ) {
@@ -523,13 +532,7 @@ const char* kNotACase = "TEST_CASE(\"no\")";
 
 TEST_CASE("classroom: after a build error, GPU cases count as they would have run here") {
     tl::testing::TempDir course;
-    course.write("exercises/info.json", R"({
-      "format_version": 1,
-      "lessons": [{"number": "01", "dir": "01_demo", "title": "Demo"}],
-      "exercises": [{"id": "demo", "lesson": "01", "title": "Demo", "given_tests": [],
-                     "hints": []}]
-    })");
-    course.write("tests/exercises/01_demo/demo_test.cpp", R"test(#include <catch2/catch.hpp>
+    write_demo_course(course, R"test(#include <catch2/catch.hpp>
 TEST_CASE("on the CPU") { CHECK(true); }
 TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
 )test");
