@@ -78,5 +78,7 @@ void register_for(const c10::Device& device) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return torchlings::bench::run_suite(argc, argv, torch::cuda::is_available() && torchlings::cuda_kernels_compiled(), register_for);
+    return torchlings::bench::run_suite(
+        argc, argv, torch::cuda::is_available() && torchlings::cuda_kernels_compiled(),
+        register_for);
 }

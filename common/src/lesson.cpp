@@ -50,6 +50,8 @@ void print_section(const std::string& title) { std::cout << "== " << title << " 
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-std::string first_line(const c10::Error& error) { return first_line(error.what_without_backtrace()); }
+std::string first_line(const c10::Error& error) {
+    return first_line(error.what_without_backtrace());
+}
 
 }  // namespace torchlings

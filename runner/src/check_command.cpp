@@ -295,8 +295,7 @@ std::vector<std::string> build_error_lines(const Context& context, const CheckOu
         lines.insert(lines.end(), error->context.begin(), error->context.end());
         if (!error->in_learner_file && !error->origin_file.empty()) {
             lines.push_back("(the error is in another file; your file leads to it at " +
-                            source_location(context, error->origin_file, error->origin_line) +
-                            ")");
+                            source_location(context, error->origin_file, error->origin_line) + ")");
         }
     }
     lines.push_back("Full build log: " + context.show(outcome.build.log_path));

@@ -37,8 +37,8 @@ std::vector<std::string> course_files(const fs::path& root) {
     std::vector<std::string> files;
     if (find_program("git")) {
         const ProcessResult listed =
-            run_process(command_spec({"git", "-C", root.string(), "ls-files", "-z", "--cached", "--others",
-                          "--exclude-standard"}));
+            run_process(command_spec({"git", "-C", root.string(), "ls-files", "-z", "--cached",
+                                      "--others", "--exclude-standard"}));
         if (listed.succeeded()) {
             std::size_t start = 0;
             while (start < listed.output.size()) {

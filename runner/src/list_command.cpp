@@ -63,8 +63,8 @@ ExitCode list_command(Context& context) {
             }
             std::string id = exercise->id;
             id.resize(id_width, ' ');
-            out << "    " << status_cell(style, status) << " " << id << "  "
-                << exercise->title << "\n"
+            out << "    " << status_cell(style, status) << " " << id << "  " << exercise->title
+                << "\n"
                 << "    " << std::string(12 + id_width + 2, ' ')
                 << style.dim(context.show(course.learner_file(*exercise)) + ", " +
                              hints_cell(*exercise, state))
@@ -72,9 +72,10 @@ ExitCode list_command(Context& context) {
         }
         out << "\n";
     }
-    out << style.dim("done: the last check passed and the file is unchanged since; changed: it "
-                     "passed, then the file was edited; skipped: every test needs what this "
-                     "machine lacks (a GPU)")
+    out << style.dim(
+               "done: the last check passed and the file is unchanged since; changed: it "
+               "passed, then the file was edited; skipped: every test needs what this "
+               "machine lacks (a GPU)")
         << "\n";
     out << "Progress: " << done << "/" << course.exercises().size() << " exercises done.";
     if (next != nullptr) {

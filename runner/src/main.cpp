@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
                     "torchlings-manifest.json; alone, only that");
 
     WatchOptions watch_options;
-    CLI::App* watch = app.add_subcommand(
-        "watch", "Check the current exercise on every save (keys: n h l c q)");
+    CLI::App* watch =
+        app.add_subcommand("watch", "Check the current exercise on every save (keys: n h l c q)");
     watch->add_option("id", watch_options.target, "Exercise id (default: the first not done)");
     watch->add_flag("--poll", watch_options.poll,
                     "Poll the file instead of using file notifications (network drives)");
@@ -114,14 +114,15 @@ int main(int argc, char** argv) {
 
     ResetOptions reset_options;
     CLI::App* reset = app.add_subcommand(
-        "reset", "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>");
+        "reset",
+        "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>");
     reset->add_option("targets", reset_options.targets, "Exercise ids or lesson numbers");
     reset->add_flag("--all", reset_options.all, "Reset every exercise");
     reset->add_flag("-y,--yes", reset_options.yes, "Do not ask for confirmation");
 
     SolutionOptions solution_options;
-    CLI::App* solution = app.add_subcommand(
-        "solution", "Show the reference solution of an exercise you have done");
+    CLI::App* solution =
+        app.add_subcommand("solution", "Show the reference solution of an exercise you have done");
     solution->add_option("id", solution_options.id, "Exercise id")->required();
     solution->add_flag("--force", solution_options.force, "Show it although you are not done");
     solution->add_flag("!--no-diff", solution_options.diff, "Leave out the diff with your file");
@@ -133,8 +134,8 @@ int main(int argc, char** argv) {
         ->required();
 
     bool pristine_write = false;
-    CLI::App* pristine = app.add_subcommand(
-        "pristine", "Maintainers: verify (or --write) exercises/pristine.json");
+    CLI::App* pristine =
+        app.add_subcommand("pristine", "Maintainers: verify (or --write) exercises/pristine.json");
     pristine->group("");
     pristine->add_flag("--write", pristine_write, "Rewrite it from the current stubs");
 

@@ -103,8 +103,8 @@ ExitCode verify_tests(Context& context) {
                "with `git checkout <first commit> -- <file>`.\n";
         return ExitCode::kTestsEdited;
     }
-    out << style.good("verify-tests: ok") << ", " << expected.size()
-        << " course files match " << kTestManifest << " (SHA-256 " << manifest_digest << ").\n";
+    out << style.good("verify-tests: ok") << ", " << expected.size() << " course files match "
+        << kTestManifest << " (SHA-256 " << manifest_digest << ").\n";
     return ExitCode::kOk;
 }
 

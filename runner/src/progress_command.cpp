@@ -32,8 +32,8 @@ std::string bar(const Style& style, int done, int total) {
     std::string full;
     std::string empty;
     for (int i = 0; i < kBarWidth; ++i) {
-        (i < filled ? full : empty) += style.unicode() ? (i < filled ? "\u2588" : "\u2591")
-                                                       : (i < filled ? "#" : "-");
+        (i < filled ? full : empty) +=
+            style.unicode() ? (i < filled ? "\u2588" : "\u2591") : (i < filled ? "#" : "-");
     }
     return "[" + style.good(full) + style.dim(empty) + "]";
 }

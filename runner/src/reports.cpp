@@ -7,10 +7,10 @@
 #include "tl_runner/reports.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <system_error>
@@ -1117,8 +1117,8 @@ nlohmann::json classroom_report(const Context& context, const std::vector<CheckO
             for (const DeclaredCase& source : declared) {
                 // A GPU case would have skipped itself on a machine without one, so it counts
                 // here as it would have after a working build: out of max_score.
-                if (!has_gpu && std::find(source.tags.begin(), source.tags.end(), "gpu") !=
-                                    source.tags.end()) {
+                if (!has_gpu &&
+                    std::find(source.tags.begin(), source.tags.end(), "gpu") != source.tags.end()) {
                     skipped.push_back({{"name", id + ": " + source.name},
                                        {"reason", "needs a CUDA GPU, and this machine has none"}});
                     continue;

@@ -51,9 +51,9 @@ std::string original_stub(const Context& context, const std::string& relative,
                                "git checkout -- " + relative + "   (if you never committed it)");
     }
     if (!find_program("git")) {
-        throw EnvironmentError("reset needs git to find the original stub of " + relative +
-                                   ". Nothing was changed.",
-                               "apt-get install git");
+        throw EnvironmentError(
+            "reset needs git to find the original stub of " + relative + ". Nothing was changed.",
+            "apt-get install git");
     }
     const ProcessResult shown = run_process(
         command_spec({"git", "-C", context.root().string(), "cat-file", "blob", found->second}));
@@ -161,8 +161,8 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
                                        "); it was not reset.");
             }
             replace_file(plan.file, plan.stub);
-            out << plan.exercise->id << ": your file is saved as " << context.show(backup)
-                << "; " << plan.relative << " is the original stub again.\n";
+            out << plan.exercise->id << ": your file is saved as " << context.show(backup) << "; "
+                << plan.relative << " is the original stub again.\n";
         } else {
             fs::create_directories(plan.file.parent_path());
             replace_file(plan.file, plan.stub);

@@ -19,8 +19,8 @@ void show_diff(Context& context, const fs::path& learner, const fs::path& soluti
         out << context.style().dim("(no diff: the diff program is not installed)") << "\n";
         return;
     }
-    const ProcessResult diff =
-        run_process(command_spec({"diff", "-u", "--label", "yours: " + context.show(learner), "--label",
+    const ProcessResult diff = run_process(
+        command_spec({"diff", "-u", "--label", "yours: " + context.show(learner), "--label",
                       "solution: " + context.show(solution), learner.string(), solution.string()}));
     out << "\n" << context.style().bold("Your file compared with the solution") << ":\n";
     if (diff.exit_code == 0) {
@@ -58,8 +58,8 @@ ExitCode solution_command(Context& context, const SolutionOptions& options) {
     if (status != ExerciseStatus::kDone && !options.force) {
         out << "The solution of " << exercise.id << " is shown once your own passes";
         if (status == ExerciseStatus::kChanged) {
-            out << "; it passed, but your file has changed since, so check it again: "
-                << kCommand << " check " << exercise.id << "\n";
+            out << "; it passed, but your file has changed since, so check it again: " << kCommand
+                << " check " << exercise.id << "\n";
         } else {
             out << " (its status: " << status_label(status) << ").\n"
                 << "  " << kCommand << " check " << exercise.id << "   see what is still wrong\n"

@@ -18,11 +18,11 @@ namespace torchlings::runner {
 /// Everything a check of one exercise found out.
 struct CheckOutcome {
     const Exercise* exercise = nullptr;
-    ExitCode code = ExitCode::kOk;                       ///< what this exercise alone exits with
-    ExerciseStatus status = ExerciseStatus::kNotTried;   ///< what the progress file records
-    BuildResult build;                                   ///< the build of ex_<id>
-    std::optional<CompilerError> compile_error;          ///< the error shown, when the build failed
-    std::optional<TestProgramRun> run;                   ///< the test run, when the build succeeded
+    ExitCode code = ExitCode::kOk;                      ///< what this exercise alone exits with
+    ExerciseStatus status = ExerciseStatus::kNotTried;  ///< what the progress file records
+    BuildResult build;                                  ///< the build of ex_<id>
+    std::optional<CompilerError> compile_error;         ///< the error shown, when the build failed
+    std::optional<TestProgramRun> run;                  ///< the test run, when the build succeeded
 };
 
 /// Builds the exercise, runs its tests, explains the outcome on context.out(), and records it

@@ -33,7 +33,7 @@ struct CheckOptions {
     bool json = false;                 ///< print check_json() on stdout, the text on stderr
     std::string junit_file;            ///< write junit_report() here when not empty
     std::string classroom_file;        ///< write classroom_report() here when not empty
-    bool verify_tests = false;         ///< refuse (kTestsEdited) when tests differ from the manifest
+    bool verify_tests = false;  ///< refuse (kTestsEdited) when tests differ from the manifest
 };
 
 /// `check`: builds each exercise, runs its tests, explains the first failure, records progress.
@@ -48,8 +48,8 @@ ExitCode progress_command(Context& context);
 
 /// Options of `watch`.
 struct WatchOptions {
-    std::string target;           ///< an exercise id; empty: the first exercise not done
-    bool poll = false;            ///< poll the file instead of using file notifications
+    std::string target;  ///< an exercise id; empty: the first exercise not done
+    bool poll = false;   ///< poll the file instead of using file notifications
     double poll_interval_s = 0.25;
 };
 

@@ -34,7 +34,7 @@ enum class ExerciseStatus { kNotTried, kDone, kFailing, kBuildError, kSkipped, k
 struct ExerciseState {
     ExerciseStatus status = ExerciseStatus::kNotTried;
     int hints_revealed = 0;
-    std::string checked_at;  ///< ISO 8601 time of the last check; empty when never checked
+    std::string checked_at;     ///< ISO 8601 time of the last check; empty when never checked
     std::string source_sha256;  ///< hash of the learner's file at the last check; may be empty
 
     /// The status as it holds now for a file whose hash is `current_sha256`: a stored kDone

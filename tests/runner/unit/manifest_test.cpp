@@ -15,8 +15,7 @@ TEST_CASE("SHA-256 and git blob ids match their published values") {
     // FIPS 180-2's example, and what `printf 'hello\n' | git hash-object --stdin` prints.
     CHECK(tl::sha256_hex("abc") ==
           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(tl::sha256_hex("") ==
-          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(tl::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     CHECK(tl::git_blob_id("hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a");
     CHECK(tl::git_blob_id("") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
 }

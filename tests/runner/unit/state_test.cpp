@@ -102,8 +102,8 @@ TEST_CASE("a version-1 state file keeps its hints, drops its statuses, and says 
     const fs::path path = dir.write("state.json", R"({"format_version": 1, "exercises": {
         "a": {"status": "done", "hints_revealed": 2, "checked_at": "2025-01-01T00:00:00Z"}}})");
     tl::StateFile state = tl::StateFile::load(path);
-    CHECK_THAT(state.warning(), Catch::Contains("older torchlings") &&
-                                    Catch::Contains("check --all"));
+    CHECK_THAT(state.warning(),
+               Catch::Contains("older torchlings") && Catch::Contains("check --all"));
     CHECK(state.get("a").status == tl::ExerciseStatus::kNotTried);
     CHECK(state.get("a").hints_revealed == 2);
     state.save();
