@@ -70,95 +70,31 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
         out << "  The test case failed without reporting an assertion.\n";
         return;
     }
-    const Failure& failure = result.failures.front();
-    const std::string where = source_location(context, failure.file, failure.line);
-    switch (failure.kind) {
-        case FailureKind::kTodo:
-            out << "  The exercise still has a TODO; the stub says:\n"
-                << "    " << style.warn(failure.message) << "\n"
-                << "  Replace the TODO in " << context.show(context.course().learner_file(exercise))
-                << " with your code.\n";
-            return;
-        case FailureKind::kException: {
-            out << "  An exception that nothing caught was thrown:\n"
-                << "    " << style.bad(failure.message) << "\n";
-            const std::string site = describe_site(context, failure);
-            if (!site.empty()) {
-                out << "  It was thrown " << site << ".\n";
-            }
-            break;
-        }
-        case FailureKind::kAssertion:
-        case FailureKind::kCrash:
-            if (!failure.expr.empty()) {
-                out << "  " << style.bad(failure.macro + "( " + failure.expr + " )") << "\n";
-                if (!failure.expanded.empty() && failure.expanded != failure.expr) {
-                    out << "  with values:\n    " << failure.expanded << "\n";
-                }
-            } else if (!failure.macro.empty()) {
-                out << "  " << style.bad(failure.macro) << "\n";
-            }
-            if (!failure.message.empty()) {
-                out << "  " << failure.message << "\n";
-            }
-            for (const std::string& message : failure.messages) {
-                out << "  info: " << message << "\n";
-            }
-            if (!where.empty()) {
-                out << "  at " << where << "\n";
-            }
-            return;
-    }
-    for (const std::string& message : failure.messages) {
-        out << "  info: " << message << "\n";
-    }
-}
-
-/// Where a crash happened, when Catch2 caught the signal before the process died.
-void report_crash_site(const Context& context, const TestCaseResult* running) {
-    if (running == nullptr) {
-        return;
-    }
-    for (const Failure& failure : running->failures) {
-        const std::string site = describe_site(context, failure);
-        if (failure.kind != FailureKind::kCrash || site.empty()) {
-            continue;
-        }
-        context.out() << "  It happened " << site << ".\n";
-        return;
+    const FailureText text = describe_failure(
+        context, context.show(context.course().learner_file(exercise)), result.failures.front());
+    for (std::size_t i = 0; i < text.lines.size(); ++i) {
+        const std::string& line = text.lines[i];
+        out << "  "
+            << (i != text.key      ? line
+                : text.key_is_todo ? style.warn(line)
+                                   : style.bad(line))
+            << "\n";
     }
 }
 
 /// The sentence about a run that stopped early, or nothing.
 void report_stopped_run(Context& context, const TestProgramRun& run) {
-    std::ostream& out = context.out();
-    const Style& style = context.style();
+    const std::optional<StopText> stop = stop_text(run);
+    if (!stop) {
+        return;
+    }
     const TestCaseResult* running = run.events.interrupted_case();
     const std::string where = running != nullptr ? " while running \"" + running->name + "\""
                                                  : " before any test case started";
-    switch (run.verdict) {
-        case Verdict::kCrashed:
-            out << "\n"
-                << style.bad("The test program crashed with " + signal_name(run.process.signal))
-                << where << ".\n  " << signal_name(run.process.signal) << ": "
-                << signal_meaning(run.process.signal) << "\n";
-            report_crash_site(context, running);
-            break;
-        case Verdict::kTimedOut:
-            out << "\n"
-                << style.bad("Stopped after " + std::to_string(run.timeout_s) + " s") << where
-                << ".\n"
-                << "  The time limit of this exercise is " << run.timeout_s
-                << " s. Look for a loop that never ends or a wait that never returns.\n";
-            break;
-        case Verdict::kExitedEarly:
-            out << "\n"
-                << style.bad("The test program exited with status " +
-                             std::to_string(run.process.exit_code))
-                << where << ".\n  Code under test must return or throw, never call exit().\n";
-            break;
-        default:
-            break;
+    std::ostream& out = context.out();
+    out << "\n" << context.style().bad(stop->headline) << where << ".\n  " << stop->detail << "\n";
+    if (const std::string site = crash_site(context, running); !site.empty()) {
+        out << "  " << site << "\n";
     }
 }
 
@@ -275,6 +211,91 @@ std::vector<std::string> cases_not_run(const TestProgramRun& run) {
         }
     }
     return missing;
+}
+
+FailureText describe_failure(const Context& context, const std::string& learner_file,
+                             const Failure& failure) {
+    FailureText text;
+    std::vector<std::string>& lines = text.lines;
+    switch (failure.kind) {
+        case FailureKind::kTodo:
+            lines.push_back("The exercise still has a TODO; the stub says:");
+            text.key = lines.size();
+            text.key_is_todo = true;
+            lines.push_back("  " + failure.message);
+            lines.push_back("Replace the TODO in " +
+                            (learner_file.empty() ? std::string("the exercise") : learner_file) +
+                            " with your code.");
+            return text;
+        case FailureKind::kException: {
+            lines.push_back("An exception that nothing caught was thrown:");
+            text.key = lines.size();
+            lines.push_back("  " + failure.message);
+            const std::string site = describe_site(context, failure);
+            if (!site.empty()) {
+                lines.push_back("It was thrown " + site + ".");
+            }
+            break;
+        }
+        case FailureKind::kAssertion:
+        case FailureKind::kCrash:
+            if (!failure.expr.empty()) {
+                lines.push_back(failure.macro + "( " + failure.expr + " )");
+                if (!failure.expanded.empty() && failure.expanded != failure.expr) {
+                    lines.push_back("with values:");
+                    lines.push_back("  " + failure.expanded);
+                }
+            } else if (!failure.macro.empty()) {
+                lines.push_back(failure.macro);
+            }
+            if (!failure.message.empty()) {
+                lines.push_back(failure.message);
+            }
+            break;
+    }
+    for (const std::string& message : failure.messages) {
+        lines.push_back("info: " + message);
+    }
+    const std::string where = source_location(context, failure.file, failure.line);
+    if (failure.kind != FailureKind::kException && !where.empty()) {
+        lines.push_back("at " + where);
+    }
+    return text;
+}
+
+std::optional<StopText> stop_text(const TestProgramRun& run) {
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            return StopText{
+                "The test program crashed with " + signal_name(run.process.signal),
+                signal_name(run.process.signal) + ": " + signal_meaning(run.process.signal),
+                "crash"};
+        case Verdict::kTimedOut:
+            return StopText{"Stopped after " + std::to_string(run.timeout_s) + " s",
+                            "The time limit of this exercise is " + std::to_string(run.timeout_s) +
+                                " s. Look for a loop that never ends or a wait that never "
+                                "returns.",
+                            "timeout"};
+        case Verdict::kExitedEarly:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code),
+                "Code under test must return or throw, never call exit().", "exit"};
+        default:
+            return std::nullopt;
+    }
+}
+
+std::string crash_site(const Context& context, const TestCaseResult* running) {
+    if (running == nullptr) {
+        return {};
+    }
+    for (const Failure& failure : running->failures) {
+        const std::string site = describe_site(context, failure);
+        if (failure.kind == FailureKind::kCrash && !site.empty()) {
+            return "It happened " + site + ".";
+        }
+    }
+    return {};
 }
 
 std::vector<std::string> build_error_lines(const Context& context, const CheckOutcome& outcome) {

@@ -402,9 +402,6 @@ std::string tail_of(std::string_view text, std::size_t limit) {
     return note + std::string(text.substr(start));
 }
 
-/// The lines joined with newlines (no newline at the end).
-std::string lines_text(const std::vector<std::string>& lines) { return join(lines, "\n"); }
-
 /// Whether the NVIDIA driver shows a GPU (/dev/nvidia0), which is what decides whether a test
 /// case tagged [gpu] runs or skips itself.
 bool machine_has_nvidia_gpu() {
@@ -489,56 +486,6 @@ std::optional<int> task_id(const std::vector<std::string>& tags) {
     return std::nullopt;
 }
 
-/// What went wrong in one failed check, in lines, worded as check's text output.
-std::string describe_failure(const Context& context, const std::string& learner_file,
-                             const Failure& failure) {
-    std::vector<std::string> lines;
-    const std::string where = source_location(context, failure.file, failure.line);
-    switch (failure.kind) {
-        case FailureKind::kTodo:
-            lines.push_back("The exercise still has a TODO; the stub says:");
-            lines.push_back("  " + failure.message);
-            lines.push_back("Replace the TODO in " +
-                            (learner_file.empty() ? std::string("the exercise") : learner_file) +
-                            " with your code.");
-            break;
-        case FailureKind::kException: {
-            lines.push_back("An exception that nothing caught was thrown:");
-            lines.push_back("  " + failure.message);
-            const std::string site = describe_site(context, failure);
-            if (!site.empty()) {
-                lines.push_back("It was thrown " + site + ".");
-            }
-            for (const std::string& message : failure.messages) {
-                lines.push_back("info: " + message);
-            }
-            break;
-        }
-        case FailureKind::kAssertion:
-        case FailureKind::kCrash:
-            if (!failure.expr.empty()) {
-                lines.push_back(failure.macro + "( " + failure.expr + " )");
-                if (!failure.expanded.empty() && failure.expanded != failure.expr) {
-                    lines.push_back("with values:");
-                    lines.push_back("  " + failure.expanded);
-                }
-            } else if (!failure.macro.empty()) {
-                lines.push_back(failure.macro);
-            }
-            if (!failure.message.empty()) {
-                lines.push_back(failure.message);
-            }
-            for (const std::string& message : failure.messages) {
-                lines.push_back("info: " + message);
-            }
-            if (!where.empty()) {
-                lines.push_back("at " + where);
-            }
-            break;
-    }
-    return lines_text(lines);
-}
-
 /// One failed check in one line.
 std::string summarise_failure(const Failure& failure) {
     switch (failure.kind) {
@@ -579,7 +526,7 @@ std::string describe_failures(const Context& context, const std::string& learner
             ++left_out;
             continue;
         }
-        parts.push_back(describe_failure(context, learner_file, failure));
+        parts.push_back(join(describe_failure(context, learner_file, failure).lines, "\n"));
         ++shown;
     }
     if (left_out > 0) {
@@ -589,62 +536,17 @@ std::string describe_failures(const Context& context, const std::string& learner
     return join(parts, "\n\n");
 }
 
-/// What ended a run that stopped early: a headline to complete with where it stopped, the
-/// explanation, and a type name.
-struct StopText {
-    std::string headline;
-    std::string detail;
-    std::string type;
-};
-
-std::optional<StopText> stop_text(const TestProgramRun& run) {
-    switch (run.verdict) {
-        case Verdict::kCrashed:
-            return StopText{
-                "The test program crashed with " + signal_name(run.process.signal),
-                signal_name(run.process.signal) + ": " + signal_meaning(run.process.signal),
-                "crash"};
-        case Verdict::kTimedOut:
-            return StopText{"Stopped after " + std::to_string(run.timeout_s) + " s",
-                            "The time limit of this exercise is " + std::to_string(run.timeout_s) +
-                                " s. Look for a loop that never ends or a wait that never "
-                                "returns.",
-                            "timeout"};
-        case Verdict::kExitedEarly:
-            return StopText{
-                "The test program exited with status " + std::to_string(run.process.exit_code),
-                "Code under test must return or throw, never call exit().", "exit"};
-        default:
-            return std::nullopt;
-    }
-}
-
-/// "It happened in CHECK( ... ) at file:line.", when Catch2 caught the signal; else empty.
-std::string crash_site(const Context& context, const TestCaseResult* running) {
-    if (running == nullptr) {
-        return {};
-    }
-    for (const Failure& failure : running->failures) {
-        const std::string site = describe_site(context, failure);
-        if (failure.kind == FailureKind::kCrash && !site.empty()) {
-            return "It happened " + site + ".";
-        }
-    }
-    return {};
-}
-
 /// The compiler error shown to learners, and where the full log is.
 std::string build_error_text(const Context& context, const CheckOutcome& outcome) {
     std::vector<std::string> lines{"The build failed:"};
     const std::vector<std::string> shown = build_error_lines(context, outcome);
     lines.insert(lines.end(), shown.begin(), shown.end());
-    return lines_text(lines);
+    return join(lines, "\n");
 }
 
-/// The one-line form of a build error: its first line after the lead.
+/// The one-line form of a build error: the error itself.
 std::string build_error_summary(const Context& context, const CheckOutcome& outcome) {
-    const std::vector<std::string> lines = split_lines(build_error_text(context, outcome));
-    return lines.size() > 1 ? lines[1] : "The build failed.";
+    return build_error_lines(context, outcome).front();
 }
 
 /// The sentence for a run in which every case was skipped, with the reasons.
@@ -682,7 +584,7 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
             lines.push_back("\nEarlier in this test:\n" + failures);
         }
         report.status = Status::kError;
-        report.message = lines_text(lines);
+        report.message = join(lines, "\n");
         report.summary = stop->headline;
         report.type = stop->type;
         report.output = tail_of(run.process.output, kExercismOutputLimit);
@@ -759,7 +661,7 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
             if (!site.empty()) {
                 lines.push_back(site);
             }
-            report.message = lines_text(lines);
+            report.message = join(lines, "\n");
             report.summary = stop.headline + where;
             report.type = stop.type;
             report.error_outside_cases = running == nullptr;

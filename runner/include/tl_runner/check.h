@@ -43,6 +43,31 @@ struct CheckOutcome {
 /// Cases the program declares but never reached because it stopped early.
 [[nodiscard]] std::vector<std::string> cases_not_run(const TestProgramRun& run);
 
+/// A failed check for people, in plain lines (sub-lines indented by two spaces): the TODO, the
+/// uncaught exception with where it was thrown, or the check with its values; then the INFO
+/// messages and the location. `key` is the line to emphasise.
+struct FailureText {
+    std::vector<std::string> lines;
+    std::size_t key = 0;       ///< the TODO's text, the exception's message, or the check
+    bool key_is_todo = false;  ///< the key line is a stub's TODO (a warning, not an error)
+};
+[[nodiscard]] FailureText describe_failure(const Context& context, const std::string& learner_file,
+                                           const Failure& failure);
+
+/// What ended a run that stopped early: a headline (to complete with where it stopped), the
+/// explanation, and a one-word type ("crash", "timeout", "exit").
+struct StopText {
+    std::string headline;
+    std::string detail;
+    std::string type;
+};
+/// The StopText of a crashed, timed-out or early-exited run; nothing for any other verdict.
+[[nodiscard]] std::optional<StopText> stop_text(const TestProgramRun& run);
+
+/// "It happened in CHECK( ... ) at file:line." when Catch2 caught the fatal signal in the
+/// running case; else empty.
+[[nodiscard]] std::string crash_site(const Context& context, const TestCaseResult* running);
+
 /// A failed build for people, as plain lines: the error (file:line:col: error: message, or a
 /// linker's line), the compiler's lines under it, where the learner's file leads to an error in
 /// another file, and the path of the full log (always last).
