@@ -21,7 +21,6 @@
 #include "tl_runner/check.h"
 #include "tl_runner/commands.h"
 #include "tl_runner/file_watch.h"
-#include "tl_runner/hashing.h"
 
 namespace torchlings::runner {
 namespace fs = std::filesystem;
@@ -126,12 +125,6 @@ class KeyMode {
 
 // ---- Which exercise ----------------------------------------------------------------------
 
-/// The status of an exercise as it holds now (a "done" whose file changed since is kChanged).
-ExerciseStatus status_now(Context& context, const Exercise& exercise) {
-    const std::string hash = sha256_file_or_empty(context.course().learner_file(exercise));
-    return context.state().get(exercise.id).effective(hash);
-}
-
 /// The exercise named, else the one watched last when it is not done, else the first not
 /// done, else (everything done) the one watched last or the last of the course.
 const Exercise& starting_exercise(Context& context, const std::string& target) {
@@ -143,11 +136,11 @@ const Exercise& starting_exercise(Context& context, const std::string& target) {
         throw EnvironmentError("The course has no exercises (exercises/info.json).");
     }
     const Exercise* current = course.find_exercise(context.state().current());
-    if (current != nullptr && status_now(context, *current) != ExerciseStatus::kDone) {
+    if (current != nullptr && context.status_of(*current) != ExerciseStatus::kDone) {
         return *current;
     }
     for (const Exercise& exercise : course.exercises()) {
-        if (status_now(context, exercise) != ExerciseStatus::kDone) {
+        if (context.status_of(exercise) != ExerciseStatus::kDone) {
             return exercise;
         }
     }
@@ -164,7 +157,7 @@ const Exercise* next_not_done(Context& context, const Exercise& from) {
     }
     for (std::size_t step = 1; step < all.size(); ++step) {
         const Exercise& candidate = all[(start + step) % all.size()];
-        if (status_now(context, candidate) != ExerciseStatus::kDone) {
+        if (context.status_of(candidate) != ExerciseStatus::kDone) {
             return &candidate;
         }
     }
@@ -359,7 +352,7 @@ class Watcher {
         const Style& style = context_.style();
         const std::string& id = exercise_->id;
         std::string why;
-        switch (status_now(context_, *exercise_)) {
+        switch (context_.status_of(*exercise_)) {
             case ExerciseStatus::kDone: {
                 const Exercise* next = next_not_done(context_, *exercise_);
                 if (next == nullptr) {
@@ -409,9 +402,9 @@ class Watcher {
         const Lesson& lesson = course.lesson_of(*exercise_);
         int done = 0;
         for (const Exercise& exercise : course.exercises()) {
-            done += status_now(context_, exercise) == ExerciseStatus::kDone ? 1 : 0;
+            done += context_.status_of(exercise) == ExerciseStatus::kDone ? 1 : 0;
         }
-        const ExerciseStatus status = status_now(context_, *exercise_);
+        const ExerciseStatus status = context_.status_of(*exercise_);
         std::string watching = watch_->method();
         if (!watch_->reason().empty()) {
             watching += " (" + watch_->reason() + ")";
