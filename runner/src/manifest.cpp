@@ -1,5 +1,6 @@
 /// @file
-/// @brief The test manifest of a learner copy and the stub manifest of the course.
+/// @brief The test manifest of a learner copy, and the stub manifest of the course with its
+/// `pristine` verb.
 #include "tl_runner/manifest.h"
 
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <ostream>
 #include <system_error>
 
+#include "tl_runner/commands.h"
 #include "tl_runner/hashing.h"
 #include "tl_runner/text.h"
 
@@ -115,6 +117,51 @@ HashList pristine_stubs(const Context& context) {
         return {};
     }
     return read_hash_list(file, "stubs");
+}
+
+ExitCode pristine_command(Context& context, bool write) {
+    const Course& course = context.course();
+    HashList current;
+    for (const Exercise& exercise : course.exercises()) {
+        const fs::path file = course.learner_file(exercise);
+        current.emplace(fs::relative(file, context.root()).generic_string(),
+                        git_blob_id(read_file(file)));
+    }
+    const fs::path manifest = context.root() / kPristineManifest;
+    if (write) {
+        write_hash_list(manifest, "stubs", current);
+        context.out() << "pristine: wrote " << context.show(manifest) << " (" << current.size()
+                      << " stubs).\n";
+        return ExitCode::kOk;
+    }
+    const HashList recorded = pristine_stubs(context);
+    std::vector<std::string> stale;
+    for (const auto& [path, id] : current) {
+        const auto found = recorded.find(path);
+        if (found == recorded.end()) {
+            stale.push_back(path + " is not listed");
+        } else if (found->second != id) {
+            stale.push_back(path + " has changed (git blob " + id + ", listed " + found->second +
+                            ")");
+        }
+    }
+    for (const auto& [path, id] : recorded) {
+        if (!current.contains(path)) {
+            stale.push_back(path + " is listed but is no exercise");
+        }
+    }
+    if (stale.empty()) {
+        context.out() << "pristine: ok, " << context.show(manifest) << " lists the "
+                      << current.size() << " stubs as they are.\n";
+        return ExitCode::kOk;
+    }
+    context.out() << "pristine: " << context.show(manifest) << " is out of date:\n";
+    for (const std::string& line : stale) {
+        context.out() << "  " << line << "\n";
+    }
+    context.out() << "After changing a stub, commit it and run: build/dev/bin/torchlings-runner "
+                     "pristine --write\n";
+    return ExitCode::kTestsFailed;
 }
 
 }  // namespace torchlings::runner

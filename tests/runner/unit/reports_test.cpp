@@ -45,6 +45,15 @@ class ReportFixture {
     }
 
     /// An outcome of a build that failed with the fixture's compiler error.
+    /// A failed build of `id` whose log held no recognisable error.
+    tl::CheckOutcome unrecognised_build_error(const std::string& id) {
+        tl::CheckOutcome outcome;
+        outcome.exercise = &context_.course().resolve_exercise(id);
+        outcome.code = tl::ExitCode::kBuildError;
+        outcome.build.log_path = build_.path() / "logs" / ("ex_" + id + ".build.log");
+        return outcome;
+    }
+
     tl::CheckOutcome build_error(const std::string& id) {
         tl::CheckOutcome outcome;
         outcome.exercise = &context_.course().resolve_exercise(id);
@@ -489,9 +498,7 @@ TEST_CASE("second",
 const char* kNotACase = "TEST_CASE(\"no\")";
 )test");
     ReportFixture fixture(course.path());
-    tl::CheckOutcome outcome;
-    outcome.exercise = &fixture.context().course().resolve_exercise("demo");
-    outcome.build.log_path = fixture.build_dir() / "logs/ex_demo.build.log";
+    const tl::CheckOutcome outcome = fixture.unrecognised_build_error("demo");
     const json report = tl::classroom_report(fixture.context(), {outcome});
     REQUIRE(report["tests"].size() == 2);
     CHECK(report["max_score"] == 2);
@@ -537,9 +544,7 @@ TEST_CASE("on the CPU") { CHECK(true); }
 TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
 )test");
     ReportFixture fixture(course.path());
-    tl::CheckOutcome outcome;
-    outcome.exercise = &fixture.context().course().resolve_exercise("demo");
-    outcome.build.log_path = fixture.build_dir() / "logs/ex_demo.build.log";
+    const tl::CheckOutcome outcome = fixture.unrecognised_build_error("demo");
     const json report = tl::classroom_report(fixture.context(), {outcome});
     if (std::filesystem::exists("/dev/nvidia0")) {
         CHECK(report["max_score"] == 2);  // the GPU case would have run, and scores 0
