@@ -17,7 +17,6 @@
 #include <torchlings/device.h>
 
 #include <benchmark/benchmark.h>
-#include <c10/core/DeviceGuard.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -77,10 +76,7 @@ void data_parallel_step(Mlp& model, torch::optim::SGD& sgd, const torch::Tensor&
     for (std::size_t i = 0; i < devices.size(); ++i) {
         threads.emplace_back([&, i] {
             try {
-                c10::OptionalDeviceGuard guard;
-                if (devices[i].is_cuda()) {
-                    guard.reset_device(devices[i]);
-                }
+                torchlings::use_device_in_this_thread(devices[i]);
                 torch::nn::functional::cross_entropy(replicas[i]->forward(xs[i].to(devices[i])),
                                                      ys[i].to(devices[i]))
                     .backward();

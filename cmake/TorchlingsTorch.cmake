@@ -72,6 +72,24 @@ else()
   set(TORCHLINGS_TORCH_HAS_CUDA OFF)
 endif()
 
+# The version from the wheel's version.py (a libtorch archive has build-version instead), read
+# before Torch's own config runs, so that a LibTorch outside the supported range stops here with
+# one clear message rather than somewhere inside Torch's CMake files.
+set(TORCHLINGS_TORCH_VERSION "unknown")
+set(_torch_cuda "none")
+if(EXISTS "${_torch_root}/version.py")
+  file(STRINGS "${_torch_root}/version.py" _ver REGEX "^__version__")
+  string(REGEX REPLACE ".*'([^']+)'.*" "\\1" TORCHLINGS_TORCH_VERSION "${_ver}")
+  file(STRINGS "${_torch_root}/version.py" _cuda_line REGEX "^cuda")
+  if(_cuda_line MATCHES "'([0-9.]+)'")
+    set(_torch_cuda "${CMAKE_MATCH_1}")
+  endif()
+elseif(EXISTS "${_torch_root}/build-version")
+  file(STRINGS "${_torch_root}/build-version" _ver LIMIT_COUNT 1)
+  set(TORCHLINGS_TORCH_VERSION "${_ver}")
+endif()
+include(TorchlingsSupport)     # the stated support range: torch, CMake, compiler
+
 include(CheckLanguage)
 set(TORCHLINGS_CUDA_KERNELS OFF)
 if(TORCHLINGS_TORCH_HAS_CUDA)
@@ -108,6 +126,13 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
 endif()
 
 find_package(Torch REQUIRED CONFIG)
+if(TORCHLINGS_TORCH_HAS_CUDA)
+  # Torch's cuda.cmake leaves CMAKE_CUDA_ARCHITECTURES undefined (or OFF). CMake 4 refuses an empty
+  # value in every later CUDA check (FindOpenMP's try_compile among them: "CUDA_ARCHITECTURES is
+  # empty for target cmTC_..."), so give it the course's list again, now that Torch has loaded.
+  set(CMAKE_CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}")
+endif()
+include(TorchlingsLinking)     # link options every program that uses LibTorch needs (lesson 06)
 # The project's .cu files include no LibTorch headers; they get their architectures from the
 # per-target property, so Torch's -gencode flags would only compile everything twice.
 string(REGEX REPLACE "-gencode[ =]arch=compute_[0-9a-z]+,code=(sm|compute)_[0-9a-z]+" ""
@@ -127,16 +152,7 @@ elseif(EXISTS "${_torch_root}/lib/libc10.so")
     set(_abi "0")
   endif()
 endif()
-set(TORCHLINGS_TORCH_VERSION "${Torch_VERSION}")
-set(_torch_cuda "none")
-if(EXISTS "${_torch_root}/version.py")
-  file(STRINGS "${_torch_root}/version.py" _ver REGEX "^__version__")
-  string(REGEX REPLACE ".*'([^']+)'.*" "\\1" TORCHLINGS_TORCH_VERSION "${_ver}")
-  file(STRINGS "${_torch_root}/version.py" _cuda_line REGEX "^cuda")
-  if(_cuda_line MATCHES "'([0-9.]+)'")
-    set(_torch_cuda "${CMAKE_MATCH_1}")
-  endif()
-elseif(TORCHLINGS_TORCH_HAS_CUDA)
+if(_torch_cuda STREQUAL "none" AND TORCHLINGS_TORCH_HAS_CUDA)
   set(_torch_cuda "${CUDA_VERSION}")
 endif()
 message(STATUS "torchlings: LibTorch ${TORCHLINGS_TORCH_VERSION} from ${Torch_DIR}")
@@ -178,6 +194,14 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
   \"nvcc\": ${_nvcc},
-  \"linker\": \"${TORCHLINGS_LINKER}\"
+  \"linker\": \"${TORCHLINGS_LINKER}\",
+  \"cmake_version\": \"${CMAKE_VERSION}\",
+  \"supported\": {
+    \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
+    \"cmake\": \"3.25 to 4.x\",
+    \"gcc\": \"${TORCHLINGS_GCC_OLDEST} or newer\",
+    \"clang\": \"${TORCHLINGS_CLANG_OLDEST} or newer (not tested in CI)\",
+    \"this_torch\": \"${TORCHLINGS_TORCH_SUPPORT}\"
+  }
 }
 ")

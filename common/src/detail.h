@@ -14,6 +14,9 @@ namespace torchlings::detail {
 
 /// Adds the CUDA part (versions, GPUs, notes) to a report. Never throws.
 void fill_cuda_report(MachineReport& report);
+/// Selects CUDA device `index` (already checked to exist) in this thread and makes its primary
+/// context current.
+void cuda_make_current(int index);
 /// Allocator statistics of CUDA device `index` (already checked to exist).
 MemoryStats cuda_memory_stats(int index);
 /// Resets the allocator's peak for CUDA device `index`.

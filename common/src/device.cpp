@@ -112,6 +112,19 @@ void synchronize(const c10::Device& device) {
     // CPU operations are synchronous: nothing to wait for.
 }
 
+void use_device_in_this_thread(const c10::Device& device) {
+    if (!device.is_cuda()) {
+        return;
+    }
+    const int index = device.has_index() ? device.index() : 0;
+    const int gpus = static_cast<int>(torch::cuda::device_count());
+    if (index >= gpus) {
+        throw_absent(device.str(), "this machine has " + std::to_string(gpus) + " CUDA GPU" +
+                                       (gpus == 1 ? "" : "s") + ", numbered from 0");
+    }
+    detail::cuda_make_current(index);
+}
+
 std::string format_cuda_version(int version) {
     if (version <= 0) {
         return "none";

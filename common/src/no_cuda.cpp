@@ -24,6 +24,7 @@ namespace {
 }
 }  // namespace
 
+void cuda_make_current(int) { unreachable("use_device_in_this_thread"); }
 MemoryStats cuda_memory_stats(int) { unreachable("memory_stats"); }
 void cuda_reset_peak(int) { unreachable("reset_peak_memory"); }
 void cuda_empty_cache(int) { unreachable("empty_cache"); }

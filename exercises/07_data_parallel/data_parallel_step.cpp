@@ -8,10 +8,10 @@
 /// data_parallel_step
 #include "data_parallel_step.h"
 
+#include <torchlings/device.h>
 #include <torchlings/exercise.h>
 
 #include <ATen/ops/cross_entropy_loss.h>
-#include <c10/core/DeviceGuard.h>
 
 #include <algorithm>
 #include <exception>
@@ -27,7 +27,8 @@ double data_parallel_step(Mlp& model, torch::optim::Optimizer& optimizer, const 
     // TODO: reject no devices, and inputs/targets without the same number (>= 1) of rows.
     // TODO: 1. split inputs and targets into min(B, devices.size()) near-equal shards, in order.
     // TODO: 2. clone the model onto the device of each shard.
-    // TODO: 3. one std::thread per shard: move the shard to its device, compute
+    // TODO: 3. one std::thread per shard: torchlings::use_device_in_this_thread(its device),
+    //          move the shard to its device, compute
     //          at::cross_entropy_loss(replica output, targets), backward(), keep loss.item();
     //          catch exceptions inside the thread and rethrow them after join().
     // TODO: 4. set each of model's parameter gradients to the replicas' gradients weighted by

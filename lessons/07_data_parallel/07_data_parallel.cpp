@@ -210,9 +210,11 @@ void show_many_devices(const Data& train, const c10::Device& chosen) {
     if (gpus >= 2 && chosen.is_cuda()) {
         model->to(chosen);
         const auto expected = model->forward(x.to(chosen));
-        const auto out = torch::nn::parallel::data_parallel(model, x);  // every GPU
+        // Every GPU, outputs gathered onto the chosen one (by default: onto the first, cuda:0).
+        const auto out = torch::nn::parallel::data_parallel(model, x, std::nullopt, chosen);
         const auto timing = torchlings::time_on_device(
-            chosen, [&] { torch::nn::parallel::data_parallel(model, x); }, 10, 2);
+            chosen, [&] { torch::nn::parallel::data_parallel(model, x, std::nullopt, chosen); },
+            10, 2);
         print_field("Across all GPUs", shape(out) + ", max |difference| vs one GPU " +
                                            scientific((out - expected).abs().max().item<double>()) +
                                            ", " + fixed(timing.median_ms, 3) + " ms per call");
@@ -308,10 +310,8 @@ double data_parallel_step(Mlp& model, torch::optim::Optimizer& optimizer, const 
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         threads.emplace_back([&, i] {
             try {
-                c10::OptionalDeviceGuard guard;  // make the shard's GPU current (no-op on CPU)
-                if (devices[i].is_cuda()) {
-                    guard.reset_device(devices[i]);
-                }
+                // A new thread has no current CUDA context: make the shard's GPU current first.
+                torchlings::use_device_in_this_thread(devices[i]);  // no-op on the CPU
                 const auto loss = torch::nn::functional::cross_entropy(
                     replicas[i]->forward(x_shards[i].to(devices[i])), y_shards[i].to(devices[i]));
                 loss.backward();
@@ -356,15 +356,18 @@ double single_device_step(Mlp& model, torch::optim::Optimizer& optimizer, const 
     return loss.item<double>();
 }
 
-/// kShards entries: the GPUs in turn when there are two or more and a GPU was chosen, otherwise
-/// the chosen device repeated (separate replicas on one device still test the logic).
+/// kShards entries: the GPUs in turn, starting at the chosen one, when there are two or more and a
+/// GPU was chosen; otherwise the chosen device repeated (separate replicas on one device still test
+/// the logic).
 std::vector<c10::Device> shard_devices(const c10::Device& chosen, int n) {
     const int gpus = static_cast<int>(torch::cuda::device_count());
+    const int first = chosen.is_cuda() && chosen.has_index() ? chosen.index() : 0;
     std::vector<c10::Device> devices;
     for (int i = 0; i < n; ++i) {
-        devices.push_back(chosen.is_cuda() && gpus >= 2
-                              ? c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(i % gpus))
-                              : chosen);
+        devices.push_back(
+            chosen.is_cuda() && gpus >= 2
+                ? c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>((first + i) % gpus))
+                : chosen);
     }
     return devices;
 }

@@ -27,7 +27,7 @@ constexpr std::chrono::seconds kToolTimeout{15};
 constexpr const char* kConfigKeys[] = {"torch_version", "torch_cuda_version",   "cxx11_abi",
                                        "cuda_kernels",  "cuda_architectures",   "torch_dir",
                                        "cxx_compiler",  "cxx_compiler_version", "nvcc",
-                                       "linker"};
+                                       "linker",        "cmake_version"};
 
 /// One line of the report, and what it adds to the verdict.
 class Report {
@@ -277,6 +277,26 @@ void check_build(Report& report, Context& context) {
                            context.cache_value("CMAKE_BUILD_TYPE").value_or("?") + ")");
 }
 
+/// The course's stated support range (cmake/TorchlingsSupport.cmake), and where this build sits.
+void report_support(Report& report, const RecordedConfig& recorded) {
+    const auto supported = recorded.values.find("supported");
+    if (!recorded.problem.empty() || supported == recorded.values.end() ||
+        !supported->is_object()) {
+        return;
+    }
+    const std::string range = "torch " + string_value(*supported, "torch") + ", CMake " +
+                              string_value(*supported, "cmake") + ", GCC " +
+                              string_value(*supported, "gcc") + ", Clang " +
+                              string_value(*supported, "clang");
+    const std::string verdict = string_value(*supported, "this_torch");
+    const std::string torch = string_value(recorded.values, "torch_version");
+    if (verdict == "supported") {
+        report.ok("support", "torch " + torch + " is in the supported range: " + range);
+    } else {
+        report.note("support", "torch " + torch + " is " + verdict + "; supported: " + range);
+    }
+}
+
 /// Consistency between the machine and the LibTorch the build uses.
 void check_gpu_support(Report& report, const RecordedConfig& recorded,
                        const std::vector<std::string>& gpus) {
@@ -330,6 +350,7 @@ ExitCode doctor_command(Context& context) {
     report.section("Build");
     check_build(report, context);
     report_config(report, context, config);
+    report_support(report, config);
     check_gpu_support(report, config, gpus);
     report.section("Course");
     check_course(report, context);

@@ -2,8 +2,9 @@
 /// @brief Solution of data_parallel_step (lesson 07).
 #include "data_parallel_step.h"
 
+#include <torchlings/device.h>
+
 #include <ATen/ops/cross_entropy_loss.h>
-#include <c10/core/DeviceGuard.h>
 
 #include <algorithm>
 #include <exception>
@@ -50,11 +51,9 @@ double data_parallel_step(Mlp& model, torch::optim::Optimizer& optimizer, const 
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         threads.emplace_back([&, i] {
             try {
-                // A thread starts on the default GPU: make the shard's GPU current (no-op on CPU).
-                c10::OptionalDeviceGuard guard;
-                if (devices[i].is_cuda()) {
-                    guard.reset_device(devices[i]);
-                }
+                // A new thread has no current CUDA context: make the shard's GPU current first
+                // (a guard alone skips that for cuda:0). A no-op on the CPU.
+                torchlings::use_device_in_this_thread(devices[i]);
                 const auto x = input_shards[i].to(devices[i]);
                 const auto y = target_shards[i].to(devices[i]);
                 const auto loss = at::cross_entropy_loss(replicas[i]->forward(x), y);

@@ -51,6 +51,14 @@ c10::Device choose_device(std::string_view text = "auto");
 /// without this measures only how long it took to *queue* the work.
 void synchronize(const c10::Device& device);
 
+/// Makes `device` the current device of the calling thread, context included. A thread you start
+/// has CUDA device 0 *selected* but no context *current* until its first CUDA runtime call, and
+/// LibTorch skips that call when device 0 is asked for (to avoid creating contexts needlessly), so
+/// a guard alone leaves cuBLAS warning "there was no current CUDA context". Call this first in every
+/// thread that runs work on a GPU. A no-op for the CPU and other non-CUDA devices.
+/// @throws DeviceError if `device` is a CUDA device this machine does not have.
+void use_device_in_this_thread(const c10::Device& device);
+
 /// One GPU as a deviceQuery-style report shows it.
 struct GpuInfo {
     int index = 0;                   ///< CUDA ordinal.

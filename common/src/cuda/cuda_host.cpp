@@ -9,6 +9,7 @@
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <cuda_runtime_api.h>
 #include <torch/cuda.h>
@@ -77,6 +78,12 @@ void fill_cuda_report(MachineReport& report) {
                                       " could not be queried: " + e.what());
         }
     }
+}
+
+void cuda_make_current(int index) {
+    // force = true: call cudaSetDevice even when c10 believes `index` is already current. Since
+    // CUDA 12, cudaSetDevice also creates the primary context and makes it current here.
+    c10::cuda::set_device(static_cast<c10::DeviceIndex>(index), /*force=*/true);
 }
 
 MemoryStats cuda_memory_stats(int index) {
