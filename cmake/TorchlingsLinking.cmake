@@ -7,9 +7,11 @@
 #    libtorch_cpu.so of both 2.11 and 2.15, and 64 more in 2.11's libtorch.so. The dynamic loader
 #    binds a program's calls to the first library in its list of needed libraries that defines a
 #    symbol, and the linker lists them in command-line order: LibTorch first. With 2.11, lesson
-#    06's std::filesystem::remove_all() ran libtorch.so's private copy and crashed. Naming
-#    libstdc++ at the front of every link line puts it first in that list.
-add_link_options("$<$<LINK_LANGUAGE:CXX>:LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state>")
+#    06's std::filesystem::remove_all() ran libtorch.so's private copy and crashed. Naming the
+#    shared library by its file name (-l:libstdc++.so.6) at the front of every link line puts it
+#    first in that list. A plain -lstdc++ is not enough: a GCC installed elsewhere (seen under
+#    /opt/gcc on a GPU server) resolves it to a copy that adds nothing to the list there.
+add_link_options("$<$<LINK_LANGUAGE:CXX>:LINKER:--push-state,--no-as-needed,-l:libstdc++.so.6,--pop-state>")
 
 # 2. The wheel's own CUDA libraries for the linker's dependency check. ld.bfd (the default linker;
 #    the course uses mold only with GCC 12.1 or newer) checks that the libraries a program links
