@@ -4,7 +4,8 @@
 
 # 1. The C++ standard library before LibTorch. torch wheels since 2.5 export libstdc++ symbols
 #    that they link statically (PyTorch issue 133437): std::filesystem's among them, 101 in
-#    libtorch_cpu.so of both 2.11 and 2.15, and 64 more in 2.11's libtorch.so. The dynamic loader
+#    libtorch_cpu.so of 2.9, 2.11 and 2.15, and 64 more in libtorch.so of 2.9 and 2.11 (none in
+#    2.15's). The dynamic loader
 #    binds a program's calls to the first library in its list of needed libraries that defines a
 #    symbol, and the linker lists them in command-line order: LibTorch first. With 2.11, lesson
 #    06's std::filesystem::remove_all() ran libtorch.so's private copy and crashed. Naming the

@@ -2,13 +2,13 @@
 # LibTorch or the compiler is older than the range; a LibTorch newer than the newest one tested
 # gets a warning and goes on (a new Colab runtime should not lock learners out).
 #
-#   torch   2.11 .. 2.15   oldest: what GPU servers and Colab runtimes of the past months bring;
-#                          newest: the wheel the course's own set-up installs. CI builds and tests
-#                          both (scripts/compat_check.sh reads the oldest from this file).
+#   torch   2.9 .. 2.15    oldest: 2.9 (October 2025), so that a Colab runtime or GPU server of the
+#                          past year works; newest: the wheel the course's own set-up installs. CI
+#                          builds and tests both (scripts/compat_check.sh reads the oldest here).
 #   CMake   3.25 .. 4.x    cmake_minimum_required() in CMakeLists.txt states the floor.
 #   GCC     11 ..          11 is Ubuntu 22.04's (Colab); 12 is Debian 12's; 13 was tried on a GPU
 #                          server. Clang 15 or newer is accepted but not tested in CI.
-set(TORCHLINGS_TORCH_OLDEST "2.11" CACHE INTERNAL "Oldest supported torch (major.minor)")
+set(TORCHLINGS_TORCH_OLDEST "2.9" CACHE INTERNAL "Oldest supported torch (major.minor)")
 set(TORCHLINGS_TORCH_NEWEST "2.15" CACHE INTERNAL "Newest torch the course was tested with")
 set(TORCHLINGS_GCC_OLDEST "11" CACHE INTERNAL "Oldest supported GCC")
 set(TORCHLINGS_CLANG_OLDEST "15" CACHE INTERNAL "Oldest accepted Clang")
