@@ -183,7 +183,9 @@ def main() -> int:
                                 allow_errors=True,
                                 resources={"metadata": {"path": str(root / "notebooks")}})
         client.execute()
-    except Exception as error:  # the kernel died, or a cell ran out of time
+    except Exception as error:
+        # A cell ran out of time, the kernel died, or the run was stopped (nbclient turns SIGTERM
+        # into a kernel shutdown and an error here); `finally` has put the learner's files back.
         print(f"run_notebook: the notebook could not be run to the end: "
               f"{type(error).__name__}: {error}", file=sys.stderr)
         return 2
