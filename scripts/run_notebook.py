@@ -16,7 +16,8 @@ work in the checkout is never lost (the notebook's own backup copies stay in .to
 Checks, by cell tag: no cell raised an error; the runtime was named (GPU or CPU); the checkout was
 used, nothing cloned; lesson 01's report appeared; the untouched stub and the first attempt
 failed by test (exit code 1, fewer cases passed than run); the fix passed them all (exit code 0);
-hint and progress printed something. Exit status 0 when all hold, 1 when one does not (each
+hint and progress printed something. The first of these expects count_devices as CI has it: the
+untouched stub (a checkout where it is already solved fails that check, and keeps its file). Exit status 0 when all hold, 1 when one does not (each
 failure is named, with the end of that cell's output), 2 when the notebook could not be run.
 """
 
