@@ -2,11 +2,16 @@
 #
 # Fails when the output a lesson's README shows and the demo's real output have drifted apart in
 # structure. The README marks its shown output with a line `<!-- demo-output -->` directly above a
-# ```text fence. Both outputs are reduced to their skeleton: a line "Key: value" becomes "Key:",
-# any other line keeps its text with digits replaced by '#'. Sections whose header starts with
-# "== GPU" repeat once per GPU, so they are dropped from both sides (the README is written on a
-# machine without one). A run of "- " bullets counts as one line (their text is free). The
+# ```text fence (exactly one per README: the run on a machine without a GPU). Both outputs are
+# reduced to their skeleton: a line "Key: value" becomes "Key:", any other line keeps its text with
+# digits replaced by '#'. Sections whose header starts with "== GPU" repeat once per GPU, so they
+# are dropped from both sides. A run of "- " bullets counts as one line (their text is free). The
 # skeletons must then be equal, line by line.
+#
+# A README may also show a whole run on a real GPU under `<!-- gpu-output -->` (same fence rules).
+# Its values are that machine's, but with its GPU sections dropped its skeleton must equal the
+# demo's too, so that it cannot silently drift either. Excerpts of GPU runs go in fences without
+# a marker and are not checked.
 cmake_minimum_required(VERSION 3.25)
 
 function(skeleton text out_var)
@@ -50,26 +55,79 @@ function(skeleton text out_var)
   set(${out_var} "${result}" PARENT_SCOPE)
 endfunction()
 
+# The ```text fence right after the marker at offset `at` in `readme`, without its first line
+# when that is the command itself ("$ ./torchlings run 01").
+function(fence_after readme at marker out_var)
+  string(SUBSTRING "${readme}" ${at} -1 rest)
+  if(NOT rest MATCHES "^${marker}[ \t\r]*\n```text[ \t\r]*\n")
+    message(FATAL_ERROR "${README}: expected a ```text fence right after ${marker}")
+  endif()
+  string(REGEX REPLACE "^${marker}[ \t\r]*\n```text[ \t\r]*\n" "" rest "${rest}")
+  string(FIND "${rest}" "\n```" fence_end)
+  if(fence_end EQUAL -1)
+    message(FATAL_ERROR "${README}: the ```text fence after ${marker} is never closed")
+  endif()
+  string(SUBSTRING "${rest}" 0 ${fence_end} shown)
+  string(REGEX REPLACE "^\\$[^\n]*\n" "" shown "${shown}")
+  set(${out_var} "${shown}" PARENT_SCOPE)
+endfunction()
+
+# Offsets of every occurrence of `marker` in `text`.
+function(find_all text marker out_var)
+  set(offsets "")
+  set(base 0)
+  string(LENGTH "${marker}" marker_length)
+  while(TRUE)
+    string(FIND "${text}" "${marker}" at)
+    if(at EQUAL -1)
+      break()
+    endif()
+    math(EXPR absolute "${base} + ${at}")
+    list(APPEND offsets ${absolute})
+    math(EXPR skip "${at} + ${marker_length}")
+    string(SUBSTRING "${text}" ${skip} -1 text)
+    math(EXPR base "${base} + ${skip}")
+  endwhile()
+  set(${out_var} "${offsets}" PARENT_SCOPE)
+endfunction()
+
+# Compares the skeleton of `shown` with `actual_skeleton`; `what` names the block in messages.
+function(compare_with_demo shown actual_skeleton actual what)
+  skeleton("${shown}" shown_skeleton)
+  list(LENGTH shown_skeleton n_shown)
+  list(LENGTH actual_skeleton n_actual)
+  set(i 0)
+  while(i LESS n_shown AND i LESS n_actual)
+    list(GET shown_skeleton ${i} s)
+    list(GET actual_skeleton ${i} a)
+    if(NOT s STREQUAL a)
+      math(EXPR line "${i} + 1")
+      message(FATAL_ERROR "${what} and demo output differ at skeleton line ${line}:\n"
+                          "  README shows: ${s}\n  demo prints:  ${a}\n"
+                          "Update the README's shown output (run the lesson and paste it).\n"
+                          "Demo output was:\n${actual}")
+    endif()
+    math(EXPR i "${i} + 1")
+  endwhile()
+  if(NOT n_shown EQUAL n_actual)
+    message(FATAL_ERROR "${what} shows ${n_shown} structural lines, the demo prints ${n_actual}. "
+                        "Update the README's shown output.\nDemo output was:\n${actual}")
+  endif()
+endfunction()
+
 if(NOT EXISTS "${README}")
   message(FATAL_ERROR "README not found: ${README}")
 endif()
 file(READ "${README}" readme)
-string(FIND "${readme}" "<!-- demo-output -->" marker)
-if(marker EQUAL -1)
+find_all("${readme}" "<!-- demo-output -->" demo_markers)
+list(LENGTH demo_markers n_demo)
+if(n_demo EQUAL 0)
   message(FATAL_ERROR "${README}: expected a line <!-- demo-output --> above the shown output")
+elseif(n_demo GREATER 1)
+  message(FATAL_ERROR "${README}: <!-- demo-output --> appears ${n_demo} times; mark only the "
+                      "run without a GPU with it (a whole GPU run takes <!-- gpu-output -->)")
 endif()
-string(SUBSTRING "${readme}" ${marker} -1 rest)
-if(NOT rest MATCHES "<!-- demo-output -->[ \t\r]*\n```text[ \t\r]*\n")
-  message(FATAL_ERROR "${README}: expected a ```text fence right after <!-- demo-output -->")
-endif()
-string(REGEX REPLACE "^<!-- demo-output -->[ \t\r]*\n```text[ \t\r]*\n" "" rest "${rest}")
-string(FIND "${rest}" "\n```" fence_end)
-if(fence_end EQUAL -1)
-  message(FATAL_ERROR "${README}: the ```text fence after <!-- demo-output --> is never closed")
-endif()
-string(SUBSTRING "${rest}" 0 ${fence_end} shown)
-# The first shown line is the command itself ("$ ./torchlings run 01"): not program output.
-string(REGEX REPLACE "^\\$[^\n]*\n" "" shown "${shown}")
+fence_after("${readme}" ${demo_markers} "<!-- demo-output -->" shown)
 
 execute_process(COMMAND "${DEMO}" OUTPUT_VARIABLE actual ERROR_VARIABLE errors
                 RESULT_VARIABLE rc TIMEOUT 100)
@@ -77,25 +135,17 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${DEMO} exited with ${rc}:\n${actual}\n${errors}")
 endif()
 
-skeleton("${shown}" shown_skeleton)
 skeleton("${actual}" actual_skeleton)
-list(LENGTH shown_skeleton n_shown)
 list(LENGTH actual_skeleton n_actual)
-set(i 0)
-while(i LESS n_shown AND i LESS n_actual)
-  list(GET shown_skeleton ${i} s)
-  list(GET actual_skeleton ${i} a)
-  if(NOT s STREQUAL a)
-    math(EXPR line "${i} + 1")
-    message(FATAL_ERROR "README and demo output differ at skeleton line ${line}:\n"
-                        "  README shows: ${s}\n  demo prints:  ${a}\n"
-                        "Update the README's shown output (run the lesson and paste it).\n"
-                        "Demo output was:\n${actual}")
-  endif()
-  math(EXPR i "${i} + 1")
-endwhile()
-if(NOT n_shown EQUAL n_actual)
-  message(FATAL_ERROR "README shows ${n_shown} structural lines, the demo prints ${n_actual}. "
-                      "Update the README's shown output.\nDemo output was:\n${actual}")
-endif()
-message(STATUS "README output matches the demo (${n_actual} structural lines)")
+compare_with_demo("${shown}" "${actual_skeleton}" "${actual}" "README (<!-- demo-output -->)")
+
+find_all("${readme}" "<!-- gpu-output -->" gpu_markers)
+set(n_gpu 0)
+foreach(at IN LISTS gpu_markers)
+  fence_after("${readme}" ${at} "<!-- gpu-output -->" gpu_shown)
+  math(EXPR n_gpu "${n_gpu} + 1")
+  compare_with_demo("${gpu_shown}" "${actual_skeleton}" "${actual}"
+                    "README (<!-- gpu-output --> number ${n_gpu})")
+endforeach()
+message(STATUS "README output matches the demo (${n_actual} structural lines; "
+               "${n_gpu} GPU run(s) checked too)")
