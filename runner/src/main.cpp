@@ -33,7 +33,7 @@ std::string env_or(const char* name, std::string fallback) {
     return value != nullptr && *value != '\0' ? std::string(value) : std::move(fallback);
 }
 
-/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with exercises/info.json.
+/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
 fs::path course_root(const GlobalOptions& options) {
     const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
     if (!given.empty()) {
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     GlobalOptions global;
     app.add_option("--root", global.root,
                    "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with "
-                   "exercises/info.json)");
+                   "lessons/ and exercises/)");
     app.add_option("--build-dir", global.build_dir,
                    "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)");
     app.add_option("--state", global.state,

@@ -133,7 +133,7 @@ const Exercise& starting_exercise(Context& context, const std::string& target) {
         return course.resolve_exercise(target);
     }
     if (course.exercises().empty()) {
-        throw EnvironmentError("The course has no exercises (exercises/info.json).");
+        throw EnvironmentError("The course has no exercises (no lesson has an exercises/NN_topic/info.md).");
     }
     const Exercise* current = course.find_exercise(context.state().current());
     if (current != nullptr && context.status_of(*current) != ExerciseStatus::kDone) {

@@ -25,7 +25,7 @@ class Context {
     Context(std::filesystem::path root, std::filesystem::path build_dir,
             std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
 
-    /// The course folder (holds exercises/info.json).
+    /// The course folder (holds lessons/ and exercises/).
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
     /// The configured CMake build folder.
     [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }

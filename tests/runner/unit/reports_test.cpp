@@ -470,12 +470,8 @@ namespace {
 
 /// A course of one exercise, "demo" in lesson 01, whose test source is `test_source`.
 void write_demo_course(const tl::testing::TempDir& course, std::string_view test_source) {
-    course.write("exercises/info.json", R"({
-      "format_version": 1,
-      "lessons": [{"number": "01", "dir": "01_demo", "title": "Demo"}],
-      "exercises": [{"id": "demo", "lesson": "01", "title": "Demo", "given_tests": [],
-                     "hints": []}]
-    })");
+    course.write("lessons/01_demo/README.md", "# Lesson 01 — Demo\n");
+    course.write("exercises/01_demo/info.md", "## demo: Demo\n");
     course.write("tests/exercises/01_demo/demo_test.cpp", test_source);
 }
 
