@@ -54,8 +54,9 @@ std::string_view trimmed(std::string_view text) {
 /// A layout.h pattern with its {lesson} and {id} filled in.
 fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
     std::string path(pattern);
-    for (const auto& [key, value] : {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
-                                     std::pair<std::string_view, const std::string&>{"{id}", id}}) {
+    for (const auto& [key, value] :
+         {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
+          std::pair<std::string_view, const std::string&>{"{id}", id}}) {
         for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key)) {
             path.replace(at, key.size(), value);
         }
@@ -115,9 +116,10 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                 exercise.title = std::string(trimmed(heading.substr(colon + 1)));
             }
             if (!valid_id(exercise.id) || exercise.title.empty()) {
-                fail("expected \"## id: title\" with an id of lowercase letters, digits and "
-                     "underscores, starting with a letter (it names the target ex_<id>), got \"" +
-                     std::string(line) + "\"");
+                fail(
+                    "expected \"## id: title\" with an id of lowercase letters, digits and "
+                    "underscores, starting with a letter (it names the target ex_<id>), got \"" +
+                    std::string(line) + "\"");
             }
             exercises.push_back(std::move(exercise));
             continue;
@@ -145,9 +147,10 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
             } else if (line.starts_with("given:") && !trimmed(line.substr(6)).empty()) {
                 exercise.given_tests.emplace_back(trimmed(line.substr(6)));
             } else {
-                fail("expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
-                     "section below \"## " + exercise.id + "\", got \"" + std::string(line) +
-                     "\"");
+                fail(
+                    "expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
+                    "section below \"## " +
+                    exercise.id + "\", got \"" + std::string(line) + "\"");
             }
         }
     }
@@ -162,8 +165,8 @@ std::string Course::parse_lesson_title(std::string_view readme, const std::strin
                                        std::string_view source) {
     const std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
     const std::string prefix = "# Lesson " + number;
-    std::string_view rest = first.starts_with(prefix) ? trimmed(first.substr(prefix.size()))
-                                                      : std::string_view{};
+    std::string_view rest =
+        first.starts_with(prefix) ? trimmed(first.substr(prefix.size())) : std::string_view{};
     for (const std::string_view dash : {"\u2014", "-", ":"}) {
         if (rest.starts_with(dash)) {
             rest = trimmed(rest.substr(dash.size()));
@@ -223,8 +226,8 @@ Course Course::load(const fs::path& root) {
             throw EnvironmentError("the lesson text " + readme.generic_string() +
                                    " does not exist; every lessons/NN_topic/ folder has one");
         }
-        lesson.title = parse_lesson_title(read_file(root / readme), lesson.number,
-                                          readme.generic_string());
+        lesson.title =
+            parse_lesson_title(read_file(root / readme), lesson.number, readme.generic_string());
         const fs::path info = layout_path(layout::kExerciseInfo, folder, "");
         if (fs::is_regular_file(root / info, error)) {
             for (Exercise& exercise :

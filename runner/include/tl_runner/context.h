@@ -45,6 +45,10 @@ class Context {
     /// The status of an exercise as it holds now: the recorded one, except that a "done"
     /// exercise whose file has changed since its check is kChanged. Reads the learner's file.
     [[nodiscard]] ExerciseStatus status_of(const Exercise& exercise);
+    /// The exercise the learner is on: the one watched last when it is not done, else the first
+    /// not done, else (everything done) the one watched last or the last of the course.
+    /// `check`, `hint` and `watch` use it when no exercise is named.
+    [[nodiscard]] const Exercise& current_exercise();
     /// Saves the progress record; a failure is a warning, never an error.
     void save_state();
 

@@ -22,9 +22,9 @@ struct Lesson {
 
 /// One exercise. Its files follow from its lesson's folder and its id.
 struct Exercise {
-    std::string id;                        ///< unique across the course, e.g. "choose_device"
-    std::string lesson;                    ///< the lesson number, e.g. "01"
-    std::string title;                     ///< one line for people
+    std::string id;                            ///< unique across the course, e.g. "choose_device"
+    std::string lesson;                        ///< the lesson number, e.g. "01"
+    std::string title;                         ///< one line for people
     int timeout_s = layout::kDefaultTimeoutS;  ///< the test program is stopped after this long
     std::vector<std::string> given_tests;      ///< cases that an untouched stub may pass
     std::vector<std::string> hints;            ///< Markdown, revealed one at a time by `hint`
