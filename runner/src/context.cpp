@@ -23,7 +23,7 @@ Context::Context(fs::path root, fs::path build_dir, fs::path state_path, Style s
       out_(&out),
       err_(&err) {}
 
-const Course& Context::course() {
+const Course& Context::course() const {
     if (!course_) {
         course_ = Course::load(root_);
     }

@@ -39,7 +39,7 @@ class Context {
     void redirect_out(std::ostream& out) { out_ = &out; }
 
     /// The course metadata; throws EnvironmentError when it cannot be read.
-    [[nodiscard]] const Course& course();
+    [[nodiscard]] const Course& course() const;
     /// The progress record; a warning about an unusable file is printed once.
     [[nodiscard]] StateFile& state();
     /// The status of an exercise as it holds now: the recorded one, except that a "done"
@@ -73,7 +73,7 @@ class Context {
     Style style_;
     std::ostream* out_;
     std::ostream* err_;
-    std::optional<Course> course_;
+    mutable std::optional<Course> course_;  // read on first use
     std::optional<StateFile> state_;
 };
 
