@@ -17,13 +17,6 @@ namespace {
 using namespace torchlings::runner;
 namespace fs = std::filesystem;
 
-constexpr const char* kExitCodes =
-    "Exit codes: 0 all checked exercises pass, 1 a test failed, crashed or timed out,\n"
-    "2 build error, 3 environment problem (set-up, missing tool or binary), 4 every test was\n"
-    "skipped (e.g. needs a GPU), 5 tests edited (check --verify-tests), 64 usage error,\n"
-    "130 interrupted. `run` exits with the lesson's "
-    "code.";
-
 /// Global options, shared by every verb.
 struct GlobalOptions {
     std::string root;
@@ -185,7 +178,7 @@ bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FIL
 int main(int argc, char** argv) {
     CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
                  "torchlings"};
-    app.footer(kExitCodes);
+    app.footer(exit_codes_help());
     app.require_subcommand(0, 1);  // no verb: watch on a terminal, else the help
     app.fallthrough();             // global options are accepted after the verb too
 
