@@ -309,7 +309,7 @@ void check_course(Report& report, Context& context) {
                                 context.root().string());
     } catch (const EnvironmentError& error) {
         report.problem("course", error.what(),
-                       "git checkout -- lessons exercises   (restores the lesson and exercise files)");
+                       "git checkout -- lessons exercises   (restores the course files)");
     }
 }
 

@@ -55,9 +55,8 @@ std::vector<std::string> course_files(const fs::path& root) {
             }
             std::sort(files.begin(), files.end());
             files.erase(std::unique(files.begin(), files.end()), files.end());
-            if (std::any_of(files.begin(), files.end(), [](const std::string& file) {
-                    return file.starts_with("lessons/");
-                })) {
+            if (std::any_of(files.begin(), files.end(),
+                            [](const std::string& file) { return file.starts_with("lessons/"); })) {
                 return files;
             }
             files.clear();
