@@ -109,9 +109,19 @@ std::string tail_of(std::string_view text, std::size_t limit) {
 }
 }  // namespace
 
-/// Whether the NVIDIA driver shows a GPU (/dev/nvidia0), which is what decides whether a test
-/// case tagged [gpu] runs or skips itself.
-bool machine_has_nvidia_gpu() {
+bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes) {
+    for (const CheckOutcome& outcome : outcomes) {
+        if (!outcome.run) {
+            continue;
+        }
+        for (const TestCaseResult& result : outcome.run->events.cases) {
+            const bool gpu_case =
+                std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+            if (gpu_case && result.status != CaseStatus::kUnfinished) {
+                return result.status != CaseStatus::kSkipped;
+            }
+        }
+    }
     std::error_code error;
     return std::filesystem::exists("/dev/nvidia0", error);
 }

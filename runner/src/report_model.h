@@ -67,8 +67,10 @@ struct ExerciseReport {
 [[nodiscard]] std::string valid_utf8(std::string_view text);
 /// Every string in the value made valid UTF-8, so that a JSON writer accepts it.
 void make_valid_utf8(nlohmann::json& value);
-/// Whether the NVIDIA driver shows a GPU (/dev/nvidia0).
-[[nodiscard]] bool machine_has_nvidia_gpu();
+/// Whether this machine has a GPU, as the test programs decided it (each [gpu] case asks
+/// LibTorch and skips itself without one): a [gpu] case of these outcomes that ran says yes, one
+/// that skipped itself says no. Only when none did is the NVIDIA driver asked (/dev/nvidia0).
+[[nodiscard]] bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes);
 /// The `N` of a `task_N` tag, or nothing.
 [[nodiscard]] std::optional<int> task_id(const std::vector<std::string>& tags);
 /// The description of one checked exercise.

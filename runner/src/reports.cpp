@@ -263,7 +263,7 @@ nlohmann::json classroom_report(const Context& context, const std::vector<CheckO
     json tests = json::array();
     json skipped = json::array();
     std::optional<Status> worst;
-    const bool has_gpu = machine_has_nvidia_gpu();
+    const bool has_gpu = gpu_found_by_tests(outcomes);
     const auto add = [&](const std::string& id, const CaseReport& item,
                          const std::string& test_file) {
         tests.push_back(classroom_test(id, item, test_file));

@@ -555,3 +555,27 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     CHECK(report["tests"][0]["name"] == "demo: on the CPU");
     CHECK(report["tests"][0]["score"] == 0);
 }
+
+TEST_CASE("classroom: the GPU decision after a build error is the one the tests made") {
+    tl::testing::TempDir course;
+    write_demo_course(course, R"test(#include <catch2/catch.hpp>
+TEST_CASE("on the CPU") { CHECK(true); }
+TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
+)test");
+    ReportFixture fixture(course.path());
+    const tl::CheckOutcome broken = fixture.unrecognised_build_error("demo");
+
+    // Another exercise's GPU case ran: this machine has a GPU, whatever /dev shows.
+    const tl::CheckOutcome ran =
+        fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kPassed, {"gpu"})});
+    const json with_gpu = tl::classroom_report(fixture.context(), {broken, ran});
+    CHECK(with_gpu["max_score"] == 3);
+    CHECK(with_gpu["torchlings_skipped"].empty());
+
+    // It skipped itself: no GPU, so the build error's GPU case is not scored either.
+    const tl::CheckOutcome skipped =
+        fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kSkipped, {"gpu"})});
+    const json without_gpu = tl::classroom_report(fixture.context(), {broken, skipped});
+    CHECK(without_gpu["max_score"] == 1);
+    CHECK(without_gpu["torchlings_skipped"].size() == 2);
+}
