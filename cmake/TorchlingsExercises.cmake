@@ -3,8 +3,8 @@
 # with the reference solution into ex_<id>_solution (default build, registered with CTest).
 # Nothing else ever links a learner's file, so a learner's compile error breaks one exercise only.
 
-set(TORCHLINGS_INFO_JSON "${PROJECT_SOURCE_DIR}/exercises/info.json")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_INFO_JSON}")
+include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the course check
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
 #                         [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST])
@@ -12,7 +12,7 @@ function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST" "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT"
                         "GIVEN")
   if(NOT ARG_TIMEOUT)
-    set(ARG_TIMEOUT 30)
+    set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
   get_filename_component(test_dir "${ARG_TEST}" DIRECTORY)
 
@@ -88,48 +88,50 @@ function(torchlings_add_exercise id)
   endif()
 endfunction()
 
-# tests/exercises/NN_topic/CMakeLists.txt: torchlings_add_lesson_exercises()
-# Registers every exercise that exercises/info.json lists for this lesson, with its files found
-# by convention: exercises/NN_topic/<id>.cpp, solutions/NN_topic/<id>.cpp, here <id>_test.cpp.
+# torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST])
+# Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
+# optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
+# torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
+# whose stub, test or solution is missing, on a stub, test or solution that info.md does not
+# declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are
+# not built and stubs need no TODO.
 function(torchlings_add_lesson_exercises)
-  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST" "ROOT;FOLDER" "")
+  if(NOT ARG_ROOT)
+    set(ARG_ROOT "${PROJECT_SOURCE_DIR}")
+  endif()
+  if(NOT ARG_FOLDER)
+    get_filename_component(ARG_FOLDER "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  endif()
+  set(folder "${ARG_FOLDER}")
   string(SUBSTRING "${folder}" 0 2 number)
-  file(READ "${TORCHLINGS_INFO_JSON}" info)
-  string(JSON count LENGTH "${info}" exercises)
-  math(EXPR last "${count} - 1")
-  set(found 0)
-  foreach(i RANGE ${last})
-    string(JSON lesson GET "${info}" exercises ${i} lesson)
-    if(NOT lesson STREQUAL number)
-      continue()
+  torchlings_layout_path(info kExerciseInfo "${ARG_ROOT}" "${folder}" "")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${info}")
+  torchlings_read_exercises("${ARG_ROOT}" "${folder}")
+  set(fixtures "")
+  if(ARG_FIXTURES)
+    set(fixtures FIXTURES)
+  endif()
+  torchlings_check_lesson_files("${ARG_ROOT}" "${folder}" "${TORCHLINGS_IDS}" ${fixtures})
+
+  set(flags "")
+  foreach(flag IN ITEMS NO_TORCH NO_CTEST)
+    if(ARG_${flag})
+      list(APPEND flags ${flag})
     endif()
-    string(JSON id GET "${info}" exercises ${i} id)
-    string(JSON timeout ERROR_VARIABLE no_timeout GET "${info}" exercises ${i} timeout_s)
-    if(no_timeout)
-      set(timeout 30)
-    endif()
-    set(learner "${PROJECT_SOURCE_DIR}/exercises/${folder}/${id}.cpp")
-    set(test "${CMAKE_CURRENT_SOURCE_DIR}/${id}_test.cpp")
-    # A learner copy (`torchlings export --learner`) has no solutions/ folder at all: then the
-    # exercises get no solution targets. In the full course every solution must exist.
+  endforeach()
+  foreach(id IN LISTS TORCHLINGS_IDS)
+    torchlings_layout_path(learner kLearnerFile "${ARG_ROOT}" "${folder}" ${id})
+    torchlings_layout_path(test kTestFile "${ARG_ROOT}" "${folder}" ${id})
+    # A learner copy (`torchlings export --learner`) has no solutions/: no solution targets then.
     set(solution_args "")
-    set(required "${learner}" "${test}")
-    if(IS_DIRECTORY "${PROJECT_SOURCE_DIR}/solutions")
-      set(solution "${PROJECT_SOURCE_DIR}/solutions/${folder}/${id}.cpp")
-      list(APPEND required "${solution}")
+    if(IS_DIRECTORY "${ARG_ROOT}/solutions" AND NOT ARG_FIXTURES)
+      torchlings_layout_path(solution kSolutionFile "${ARG_ROOT}" "${folder}" ${id})
       set(solution_args SOLUTION "${solution}")
     endif()
-    foreach(file IN LISTS required)
-      if(NOT EXISTS "${file}")
-        message(FATAL_ERROR "exercises/info.json lists '${id}' in lesson ${number}, "
-                            "so ${file} must exist")
-      endif()
-    endforeach()
     torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" ${solution_args}
-                            TEST "${test}" TIMEOUT ${timeout})
-    math(EXPR found "${found} + 1")
+                            TEST "${test}" TIMEOUT ${TORCHLINGS_TIMEOUT_${id}} ${flags})
   endforeach()
-  if(found EQUAL 0)
-    message(FATAL_ERROR "exercises/info.json lists no exercise for lesson ${number} (${folder})")
-  endif()
 endfunction()
+
+torchlings_check_course_folders("${PROJECT_SOURCE_DIR}")

@@ -33,7 +33,8 @@ endfunction()
 
 # lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson()
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
-# checked against the demo's real output by a test (label readme).
+# checked against the demo's real output by a test (label readme). The exercises that
+# exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake).
 function(torchlings_add_lesson)
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   string(SUBSTRING "${folder}" 0 2 number)
@@ -52,4 +53,8 @@ function(torchlings_add_lesson)
   set_tests_properties("lesson${number}/rejects_bad_device" PROPERTIES
     LABELS "lesson${number}" WILL_FAIL FALSE
     PASS_REGULAR_EXPRESSION "Invalid device 'cuda:x'.*expected one of")
+  torchlings_layout_path(info kExerciseInfo "${PROJECT_SOURCE_DIR}" "${folder}" "")
+  if(EXISTS "${info}")
+    torchlings_add_lesson_exercises()
+  endif()
 endfunction()

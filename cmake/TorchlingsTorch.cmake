@@ -111,8 +111,14 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   # Torch warns about (and ignores) CMAKE_CUDA_ARCHITECTURES; it reads TORCH_CUDA_ARCH_LIST.
   unset(CMAKE_CUDA_ARCHITECTURES)
   unset(CMAKE_CUDA_ARCHITECTURES CACHE)
-  # Tell Torch which architectures to add, so it does not append its long default list.
-  set(TORCH_CUDA_ARCH_LIST "7.5;8.0;9.0" CACHE STRING "Architectures Torch adds to CUDA flags")
+  # Tell Torch which architectures to add, so it does not append its long default list: the same
+  # as TORCHLINGS_CUDA_ARCHITECTURES, in Torch's spelling ("75-real;90" -> "7.5;9.0").
+  set(_tl_arch_list "")
+  foreach(_tl_arch IN LISTS TORCHLINGS_CUDA_ARCHITECTURES)
+    string(REGEX REPLACE "^([0-9]+)([0-9])(-real|-virtual)?$" "\\1.\\2" _tl_arch "${_tl_arch}")
+    list(APPEND _tl_arch_list "${_tl_arch}")
+  endforeach()
+  set(TORCH_CUDA_ARCH_LIST "${_tl_arch_list}" CACHE STRING "Architectures Torch adds to CUDA flags")
   find_package(CUDAToolkit REQUIRED)
   # CUDA 12.9+ ships NVTX 3 only (header-only); older Caffe2 configs still ask for nvToolsExt.
   if(NOT TARGET CUDA::nvToolsExt AND TARGET CUDA::nvtx3)

@@ -2,8 +2,8 @@
 """Measures how fast `progress` and `list` answer, through the `./torchlings` wrapper (which
 checks the set-up and that the runner is built) and through the runner binary alone.
 
-Neither verb builds anything: each reads exercises/info.json, the progress file, and hashes the
-learners' files. The course's target is under 0.5 s (median) on a 2-core machine.
+Neither verb builds anything: each reads the lessons' titles and exercises/*/info.md, the
+progress file, and hashes the learners' files. The course's target is under 0.5 s (median) on a 2-core machine.
 
     python3 scripts/measure_progress_list.py [--runs 21] [--build-dir build/dev]
 

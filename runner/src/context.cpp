@@ -23,7 +23,7 @@ Context::Context(fs::path root, fs::path build_dir, fs::path state_path, Style s
       out_(&out),
       err_(&err) {}
 
-const Course& Context::course() {
+const Course& Context::course() const {
     if (!course_) {
         course_ = Course::load(root_);
     }
@@ -107,5 +107,23 @@ fs::path locate_tool(const std::optional<std::string>& from_cache, std::string_v
 fs::path Context::cmake() const { return locate_tool(cache_value("CMAKE_COMMAND"), "cmake"); }
 
 fs::path Context::ctest() const { return locate_tool(cache_value("CMAKE_CTEST_COMMAND"), "ctest"); }
+
+const Exercise& Context::current_exercise() {
+    const Course& course = this->course();
+    if (course.exercises().empty()) {
+        throw EnvironmentError(
+            "The course has no exercises (no lesson has an exercises/NN_topic/info.md).");
+    }
+    const Exercise* current = course.find_exercise(state().current());
+    if (current != nullptr && status_of(*current) != ExerciseStatus::kDone) {
+        return *current;
+    }
+    for (const Exercise& exercise : course.exercises()) {
+        if (status_of(exercise) != ExerciseStatus::kDone) {
+            return exercise;
+        }
+    }
+    return current != nullptr ? *current : course.exercises().back();
+}
 
 }  // namespace torchlings::runner

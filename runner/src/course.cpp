@@ -1,9 +1,9 @@
 /// @file
-/// @brief Loading and validating exercises/info.json, and resolving names to exercises.
+/// @brief Loading the course (lesson titles, each lesson's exercises/NN_topic/info.md), and
+/// resolving names to exercises.
 #include "tl_runner/course.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <system_error>
 #include <tuple>
@@ -13,131 +13,11 @@
 
 namespace torchlings::runner {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
-constexpr int kFormatVersion = 1;
-
 /// The longest time limit an exercise may ask for: a day.
 constexpr long long kMaxTimeoutS = 24LL * 3600;
-
-/// "a string", "an array", ... for "expected X, got Y" messages.
-std::string type_name(const json& value) {
-    switch (value.type()) {
-        case json::value_t::string:
-            return "a string";
-        case json::value_t::array:
-            return "an array";
-        case json::value_t::object:
-            return "an object";
-        case json::value_t::boolean:
-            return "true/false";
-        case json::value_t::null:
-            return "null";
-        case json::value_t::number_integer:
-        case json::value_t::number_unsigned:
-        case json::value_t::number_float:
-            return "a number";
-        default:
-            return "an unknown value";
-    }
-}
-
-/// A short rendering of a value for an error message.
-std::string preview(const json& value) {
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    if (text.size() > 40) {
-        text = text.substr(0, 37) + "...";
-    }
-    return text;
-}
-
-/// Reads the keys of one JSON object, naming the file and the object in every error.
-class ObjectReader {
-  public:
-    ObjectReader(const json& object, std::string source, std::string where)
-        : object_(object), source_(std::move(source)), where_(std::move(where)) {
-        if (!object_.is_object()) {
-            fail("expected an object, got " + type_name(object_) + " " + preview(object_));
-        }
-    }
-
-    [[noreturn]] void fail(const std::string& problem) const {
-        throw EnvironmentError(source_ + ": " + where_ + ": " + problem);
-    }
-
-    /// A required, non-empty string.
-    [[nodiscard]] std::string string(const char* key) const {
-        const json& value = require(key, "a non-empty string");
-        if (!value.is_string() || value.get<std::string>().empty()) {
-            wrong_type(key, "a non-empty string", value);
-        }
-        return value.get<std::string>();
-    }
-
-    /// An array of strings; an absent key gives `fallback` unless the key is required.
-    [[nodiscard]] std::vector<std::string> strings(const char* key, bool required) const {
-        if (!object_.contains(key)) {
-            if (required) {
-                (void)require(key, "an array of strings");
-            }
-            return {};
-        }
-        const json& value = object_.at(key);
-        if (!value.is_array()) {
-            wrong_type(key, "an array of strings", value);
-        }
-        std::vector<std::string> items;
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            if (!value[i].is_string()) {
-                fail("\"" + std::string(key) + "\"[" + std::to_string(i) +
-                     "]: expected a string, got " + type_name(value[i]) + " " + preview(value[i]));
-            }
-            items.push_back(value[i].get<std::string>());
-        }
-        return items;
-    }
-
-    /// An optional positive integer.
-    [[nodiscard]] int positive_int(const char* key, int fallback) const {
-        if (!object_.contains(key)) {
-            return fallback;
-        }
-        const json& value = object_.at(key);
-        if (!value.is_number_integer() || value.get<long long>() <= 0 ||
-            value.get<long long>() > kMaxTimeoutS) {
-            wrong_type(key, "a positive whole number of seconds", value);
-        }
-        return value.get<int>();
-    }
-
-    /// The array under a required key.
-    [[nodiscard]] const json& array(const char* key, const char* expected) const {
-        const json& value = require(key, expected);
-        if (!value.is_array()) {
-            wrong_type(key, expected, value);
-        }
-        return value;
-    }
-
-  private:
-    const json& require(const char* key, const char* expected) const {
-        if (!object_.contains(key)) {
-            fail("missing key \"" + std::string(key) + "\" (expected " + expected + ")");
-        }
-        return object_.at(key);
-    }
-
-    [[noreturn]] void wrong_type(const char* key, const char* expected, const json& got) const {
-        fail("\"" + std::string(key) + "\": expected " + expected + ", got " + type_name(got) +
-             " " + preview(got));
-    }
-
-    const json& object_;
-    std::string source_;
-    std::string where_;
-};
 
 bool all_digits(std::string_view text) {
     return !text.empty() &&
@@ -161,111 +41,203 @@ bool valid_id(std::string_view id) {
     });
 }
 
-Lesson read_lesson(const json& value, const std::string& source, std::size_t index) {
-    const ObjectReader reader(value, source, "lessons[" + std::to_string(index) + "]");
-    Lesson lesson{reader.string("number"), reader.string("dir"), reader.string("title")};
-    if (!all_digits(lesson.number)) {
-        reader.fail(R"("number": expected digits such as "01", got ")" + lesson.number + "\"");
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
     }
-    if (lesson.dir.rfind(lesson.number + "_", 0) != 0) {
-        reader.fail(R"("dir": expected a folder name that starts with ")" + lesson.number +
-                    "_\", got \"" + lesson.dir + "\"");
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+        text.remove_suffix(1);
     }
-    return lesson;
+    return text;
 }
 
-Exercise read_exercise(const json& value, const std::string& source, std::size_t index) {
-    std::string where = "exercises[" + std::to_string(index) + "]";
-    if (value.is_object() && value.contains("id") && value["id"].is_string()) {
-        where += " (\"" + value["id"].get<std::string>() + "\")";
+/// A layout.h pattern with its {lesson} and {id} filled in.
+fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
+    std::string path(pattern);
+    for (const auto& [key, value] :
+         {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
+          std::pair<std::string_view, const std::string&>{"{id}", id}}) {
+        for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key)) {
+            path.replace(at, key.size(), value);
+        }
     }
-    const ObjectReader reader(value, source, where);
-    Exercise exercise;
-    exercise.id = reader.string("id");
-    if (!valid_id(exercise.id)) {
-        reader.fail(
-            "\"id\": expected lowercase letters, digits and underscores, starting with a "
-            "letter (it names the target ex_<id>), got \"" +
-            exercise.id + "\"");
-    }
-    exercise.lesson = reader.string("lesson");
-    exercise.title = reader.string("title");
-    exercise.timeout_s = reader.positive_int("timeout_s", kDefaultTimeoutS);
-    exercise.given_tests = reader.strings("given_tests", false);
-    exercise.hints = reader.strings("hints", true);
-    return exercise;
+    return path;
 }
 
-/// The JSON library's message without its "[json.exception.parse_error.101] " prefix.
-std::string plain_parse_error(const json::parse_error& error) {
-    std::string message = error.what();
-    const std::size_t bracket = message.find("] ");
-    if (message.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
-        message.erase(0, bracket + 2);
+/// Collects one exercise's hint lines and drops the blank lines around each hint.
+void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
+    while (!lines.empty() && trimmed(lines.back()).empty()) {
+        lines.pop_back();
     }
-    return message;
+    std::size_t first = 0;
+    while (first < lines.size() && trimmed(lines[first]).empty()) {
+        ++first;
+    }
+    std::string hint;
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        hint += (i == first ? "" : "\n") + lines[i];
+    }
+    lines.clear();
+    exercise.hints.push_back(std::move(hint));
 }
 
 }  // namespace
 
-Course Course::load(const fs::path& root) {
-    const fs::path file = root / "exercises" / "info.json";
-    std::error_code error;
-    if (!fs::is_regular_file(file, error)) {
-        throw EnvironmentError("the course metadata " + file.string() +
-                               " does not exist; expected the exercises/info.json of a torchlings "
-                               "course under " +
-                               root.string());
+std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const Lesson& lesson,
+                                              std::string_view source) {
+    std::vector<Exercise> exercises;
+    std::vector<std::string> hint;  // the lines of the hint being read
+    bool in_hint = false;
+    bool in_fence = false;
+    int line_number = 0;
+    const auto fail = [&](const std::string& problem) {
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line_number) + ": " +
+                               problem);
+    };
+    const auto close_hint = [&] {
+        if (in_hint) {
+            finish_hint(exercises.back(), hint);
+            in_hint = false;
+        }
+    };
+    for (const std::string& raw : split_lines(std::string(markdown))) {
+        ++line_number;
+        const std::string_view line = trimmed(raw);
+        if (line.starts_with("```") || line.starts_with("~~~")) {
+            in_fence = !in_fence;
+        } else if (!in_fence && raw.starts_with("## ")) {
+            close_hint();
+            const std::string_view heading = trimmed(line.substr(3));
+            const std::size_t colon = heading.find(':');
+            Exercise exercise;
+            exercise.id = std::string(trimmed(heading.substr(0, colon)));
+            exercise.lesson = lesson.number;
+            if (colon != std::string_view::npos) {
+                exercise.title = std::string(trimmed(heading.substr(colon + 1)));
+            }
+            if (!valid_id(exercise.id) || exercise.title.empty()) {
+                fail(
+                    "expected \"## id: title\" with an id of lowercase letters, digits and "
+                    "underscores, starting with a letter (it names the target ex_<id>), got \"" +
+                    std::string(line) + "\"");
+            }
+            exercises.push_back(std::move(exercise));
+            continue;
+        } else if (!in_fence && raw.starts_with("### ")) {
+            if (exercises.empty() || trimmed(line.substr(4)) != "Hint") {
+                fail("expected \"### Hint\" below an exercise's \"## id: title\", got \"" +
+                     std::string(line) + "\"");
+            }
+            close_hint();
+            in_hint = true;
+            continue;
+        }
+        if (in_hint) {
+            hint.push_back(raw);
+        } else if (!exercises.empty() && !line.empty()) {
+            Exercise& exercise = exercises.back();
+            if (line.starts_with("timeout_s:")) {
+                const std::string_view value = trimmed(line.substr(10));
+                if (!all_digits(value) || value.size() > 6 || std::stoll(std::string(value)) <= 0 ||
+                    std::stoll(std::string(value)) > kMaxTimeoutS) {
+                    fail("\"timeout_s:\" expected a positive whole number of seconds, got \"" +
+                         std::string(value) + "\"");
+                }
+                exercise.timeout_s = std::stoi(std::string(value));
+            } else if (line.starts_with("given:") && !trimmed(line.substr(6)).empty()) {
+                exercise.given_tests.emplace_back(trimmed(line.substr(6)));
+            } else {
+                fail(
+                    "expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
+                    "section below \"## " +
+                    exercise.id + "\", got \"" + std::string(line) + "\"");
+            }
+        }
     }
-    return parse(read_file(file), root, "exercises/info.json");
+    if (in_fence) {
+        fail("a code block (```) is not closed");
+    }
+    close_hint();
+    return exercises;
 }
 
-Course Course::parse(std::string_view json_text, const fs::path& root, std::string_view source) {
-    const std::string name(source);
-    json document;
-    try {
-        document = json::parse(json_text);
-    } catch (const json::parse_error& error) {
-        throw EnvironmentError(name + " is not valid JSON: " + plain_parse_error(error));
-    }
-    const ObjectReader top(document, name, "top level");
-    if (!document.contains("format_version")) {
-        top.fail("missing key \"format_version\" (expected " + std::to_string(kFormatVersion) +
-                 ")");
-    }
-    if (document["format_version"] != kFormatVersion) {
-        top.fail("\"format_version\" is " + preview(document["format_version"]) +
-                 ", but this runner reads format " + std::to_string(kFormatVersion) +
-                 " (is the runner older than the course? rebuild it)");
-    }
-
-    Course course;
-    course.root_ = root;
-    const json& lessons = top.array("lessons", "an array of lessons");
-    std::set<std::string> numbers;
-    for (std::size_t i = 0; i < lessons.size(); ++i) {
-        Lesson lesson = read_lesson(lessons[i], name, i);
-        if (!numbers.insert(lesson.number).second) {
-            top.fail("lesson number \"" + lesson.number + R"(" appears twice in "lessons")");
+std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
+                                       std::string_view source) {
+    const std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    const std::string prefix = "# Lesson " + number;
+    std::string_view rest =
+        first.starts_with(prefix) ? trimmed(first.substr(prefix.size())) : std::string_view{};
+    for (const std::string_view dash : {"\u2014", "-", ":"}) {
+        if (rest.starts_with(dash)) {
+            rest = trimmed(rest.substr(dash.size()));
+            break;
         }
-        course.lessons_.push_back(std::move(lesson));
     }
+    if (rest.empty()) {
+        throw EnvironmentError(std::string(source) + ":1: expected \"" + prefix +
+                               " \u2014 Title\", got \"" + std::string(first) + "\"");
+    }
+    return std::string(rest);
+}
 
-    const json& exercises = top.array("exercises", "an array of exercises");
+Course Course::from_parts(fs::path root, std::vector<Lesson> lessons,
+                          std::vector<Exercise> exercises) {
     std::set<std::string> ids;
-    for (std::size_t i = 0; i < exercises.size(); ++i) {
-        Exercise exercise = read_exercise(exercises[i], name, i);
+    for (const Exercise& exercise : exercises) {
         if (!ids.insert(exercise.id).second) {
-            top.fail("exercise id \"" + exercise.id + "\" appears twice; ids must be unique");
+            throw EnvironmentError("exercise id \"" + exercise.id +
+                                   "\" is declared twice; ids must be unique in the course");
         }
-        if (!numbers.contains(exercise.lesson)) {
-            top.fail("exercise \"" + exercise.id + "\" names lesson \"" + exercise.lesson +
-                     R"(", which is not in "lessons" (expected one of: )" +
-                     join(std::vector<std::string>(numbers.begin(), numbers.end()), ", ") + ")");
-        }
-        course.exercises_.push_back(std::move(exercise));
     }
+    Course course;
+    course.root_ = std::move(root);
+    course.lessons_ = std::move(lessons);
+    course.exercises_ = std::move(exercises);
     return course;
+}
+
+Course Course::load(const fs::path& root) {
+    std::error_code error;
+    std::vector<std::string> folders;
+    if (fs::is_directory(root / "lessons", error)) {
+        for (const fs::directory_entry& entry : fs::directory_iterator(root / "lessons", error)) {
+            const std::string name = entry.path().filename().string();
+            if (entry.is_directory() && name.size() > 3 && all_digits(name.substr(0, 2)) &&
+                name[2] == '_') {
+                folders.push_back(name);
+            }
+        }
+    }
+    if (folders.empty()) {
+        throw EnvironmentError("the course under " + root.string() +
+                               " has no lessons: expected lessons/NN_topic/ folders");
+    }
+    std::sort(folders.begin(), folders.end());
+    std::vector<Lesson> lessons;
+    std::vector<Exercise> exercises;
+    for (const std::string& folder : folders) {
+        Lesson lesson{folder.substr(0, 2), folder, ""};
+        if (!lessons.empty() && lessons.back().number == lesson.number) {
+            throw EnvironmentError("lessons/" + lessons.back().dir + " and lessons/" + folder +
+                                   " have the same number; each lesson needs its own");
+        }
+        const fs::path readme = layout_path(layout::kLessonText, folder, "");
+        if (!fs::is_regular_file(root / readme, error)) {
+            throw EnvironmentError("the lesson text " + readme.generic_string() +
+                                   " does not exist; every lessons/NN_topic/ folder has one");
+        }
+        lesson.title =
+            parse_lesson_title(read_file(root / readme), lesson.number, readme.generic_string());
+        const fs::path info = layout_path(layout::kExerciseInfo, folder, "");
+        if (fs::is_regular_file(root / info, error)) {
+            for (Exercise& exercise :
+                 parse_exercises(read_file(root / info), lesson, info.generic_string())) {
+                exercises.push_back(std::move(exercise));
+            }
+        }
+        lessons.push_back(std::move(lesson));
+    }
+    return from_parts(root, std::move(lessons), std::move(exercises));
 }
 
 const Exercise* Course::find_exercise(std::string_view id) const {
@@ -363,15 +335,15 @@ const Lesson& Course::resolve_lesson(std::string_view number) const {
 }
 
 fs::path Course::learner_file(const Exercise& exercise) const {
-    return root_ / "exercises" / lesson_of(exercise).dir / (exercise.id + ".cpp");
+    return root_ / layout_path(layout::kLearnerFile, lesson_of(exercise).dir, exercise.id);
 }
 
 fs::path Course::solution_file(const Exercise& exercise) const {
-    return root_ / "solutions" / lesson_of(exercise).dir / (exercise.id + ".cpp");
+    return root_ / layout_path(layout::kSolutionFile, lesson_of(exercise).dir, exercise.id);
 }
 
 fs::path Course::test_file(const Exercise& exercise) const {
-    return root_ / "tests" / "exercises" / lesson_of(exercise).dir / (exercise.id + "_test.cpp");
+    return root_ / layout_path(layout::kTestFile, lesson_of(exercise).dir, exercise.id);
 }
 
 std::string Course::describe_ids() const {
@@ -425,7 +397,8 @@ fs::path find_course_root(const fs::path& start) {
     std::error_code error;
     fs::path folder = fs::absolute(start, error);
     while (true) {
-        if (fs::is_regular_file(folder / "exercises" / "info.json", error)) {
+        if (fs::is_directory(folder / "lessons", error) &&
+            fs::is_directory(folder / "exercises", error)) {
             return folder;
         }
         if (!folder.has_parent_path() || folder.parent_path() == folder) {
@@ -433,7 +406,7 @@ fs::path find_course_root(const fs::path& start) {
         }
         folder = folder.parent_path();
     }
-    throw EnvironmentError("Could not find the course: no exercises/info.json in " +
+    throw EnvironmentError("Could not find the course: no lessons/ and exercises/ folders in " +
                                fs::absolute(start, error).string() + " or any folder above it.",
                            "cd into the torchlings folder, or pass --root <folder>");
 }

@@ -329,7 +329,7 @@ void check_course(Report& report, Context& context) {
                                 context.root().string());
     } catch (const EnvironmentError& error) {
         report.problem("course", error.what(),
-                       "git checkout -- exercises/info.json   (restores the metadata)");
+                       "git checkout -- lessons exercises   (restores the course files)");
     }
 }
 

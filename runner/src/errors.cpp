@@ -1,5 +1,5 @@
 /// @file
-/// @brief Ordering of exit codes by seriousness.
+/// @brief Ordering of exit codes by seriousness, and their list for `--help`.
 #include "tl_runner/errors.h"
 
 namespace torchlings::runner {
@@ -34,5 +34,25 @@ int seriousness(ExitCode code) {
 }  // namespace
 
 ExitCode most_serious(ExitCode a, ExitCode b) { return seriousness(a) >= seriousness(b) ? a : b; }
+
+std::string exit_codes_help() {
+    constexpr std::size_t kWidth = 90;
+    std::string text = "Exit codes:";
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < kExitCodeMeanings.size(); ++i) {
+        const ExitCodeMeaning& entry = kExitCodeMeanings[i];
+        const std::string item = std::to_string(static_cast<int>(entry.code)) + " " +
+                                 std::string(entry.brief) +
+                                 (i + 1 < kExitCodeMeanings.size() ? "," : ".");
+        if (text.size() - line_start + 1 + item.size() > kWidth) {
+            text += "\n";
+            line_start = text.size();
+        } else {
+            text += " ";
+        }
+        text += item;
+    }
+    return text + " `run` exits with the lesson's code.";
+}
 
 }  // namespace torchlings::runner

@@ -43,8 +43,8 @@ std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd
 }
 
 /// Throws when a failed build never reached the compiler: CMake could not re-configure the
-/// build folder (Ninja re-runs it first when a CMakeLists.txt or exercises/info.json changed),
-/// or the target does not exist.
+/// build folder (Ninja re-runs it first when a CMakeLists.txt or an exercises/NN_topic/info.md
+/// changed), or the target does not exist.
 void throw_if_not_compiled(const Context& context, std::string_view target,
                            const BuildResult& build) {
     if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {

@@ -55,7 +55,8 @@ std::vector<std::string> course_files(const fs::path& root) {
             }
             std::sort(files.begin(), files.end());
             files.erase(std::unique(files.begin(), files.end()), files.end());
-            if (std::binary_search(files.begin(), files.end(), "exercises/info.json")) {
+            if (std::any_of(files.begin(), files.end(),
+                            [](const std::string& file) { return file.starts_with("lessons/"); })) {
                 return files;
             }
             files.clear();

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "tl_runner/commands.h"
+#include "tl_runner/text.h"
 
 namespace torchlings::runner {
 
@@ -27,8 +28,18 @@ ExitCode hint_command(Context& context, std::string_view id, std::string_view ag
     for (int i = 0; i < state.hints_revealed; ++i) {
         const std::string number = std::to_string(i + 1) + "/" + std::to_string(total);
         const bool newest = i + 1 == state.hints_revealed && !all_shown_before;
-        out << "  " << (newest ? style.warn(number) : style.dim(number)) << "  "
-            << exercise.hints[static_cast<std::size_t>(i)] << "\n";
+        // A hint is Markdown of one or more lines: the later lines line up under the first.
+        const std::string indent(2 + number.size() + 2, ' ');
+        const std::vector<std::string> lines =
+            split_lines(exercise.hints[static_cast<std::size_t>(i)]);
+        for (std::size_t line = 0; line < lines.size(); ++line) {
+            if (line == 0) {
+                out << "  " << (newest ? style.warn(number) : style.dim(number)) << "  ";
+            } else if (!lines[line].empty()) {
+                out << indent;
+            }
+            out << lines[line] << "\n";
+        }
     }
     if (state.hints_revealed < total) {
         if (again.empty()) {

@@ -1,8 +1,12 @@
 /// @file
 /// @brief torchlings-runner: the command line. Parses arguments, builds the context, runs one
 /// verb, and turns its outcome (or exception) into the exit code. The only place that does.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 
 #include "tl_runner/commands.h"
@@ -12,13 +16,6 @@ namespace {
 
 using namespace torchlings::runner;
 namespace fs = std::filesystem;
-
-constexpr const char* kExitCodes =
-    "Exit codes: 0 all checked exercises pass, 1 a test failed, crashed or timed out,\n"
-    "2 build error, 3 environment problem (set-up, missing tool or binary), 4 every test was\n"
-    "skipped (e.g. needs a GPU), 5 tests edited (check --verify-tests), 64 usage error,\n"
-    "130 interrupted. `run` exits with the lesson's "
-    "code.";
 
 /// Global options, shared by every verb.
 struct GlobalOptions {
@@ -33,7 +30,7 @@ std::string env_or(const char* name, std::string fallback) {
     return value != nullptr && *value != '\0' ? std::string(value) : std::move(fallback);
 }
 
-/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with exercises/info.json.
+/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
 fs::path course_root(const GlobalOptions& options) {
     const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
     if (!given.empty()) {
@@ -57,19 +54,138 @@ Context make_context(const GlobalOptions& options) {
             std::cerr};
 }
 
+/// The options of every verb, filled in by the parser.
+struct Options {
+    RunOptions run;
+    CheckOptions check;
+    WatchOptions watch;
+    ResetOptions reset;
+    SolutionOptions solution;
+    ExportOptions export_;
+    bool pristine_write = false;
+    std::string hint_id;
+    std::vector<std::string> ctest_args;
+    CheckOptions verify;
+};
+
+/// One verb of the command line: its name, its help, its options and what it does. A verb with
+/// `hidden` set is left out of --help (CI and maintainers' verbs).
+struct Verb {
+    const char* name;
+    const char* help;
+    bool hidden;
+    std::function<void(CLI::App&)> declare_options;
+    std::function<int(Context&)> handler;
+};
+
+int code(ExitCode value) { return static_cast<int>(value); }
+
+/// Every verb, in the order --help lists them. A new verb is one entry here and its command.
+std::vector<Verb> verbs(Options& o) {
+    return {
+        {"list", "Lessons and exercises, with your progress", false, [](CLI::App&) {},
+         [](Context& c) { return code(list_command(c)); }},
+        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [-- args]", false,
+         [&o](CLI::App& v) {
+             v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
+             v.add_option("--device", o.run.device, "auto, cpu, cuda, cuda:N or mps");
+             v.add_option("args", o.run.extra_args, "Arguments for the lesson, after --");
+         },
+         [&o](Context& c) { return run_command(c, o.run); }},
+        {"check",
+         "Build an exercise and run its tests: check [<id>|<lesson>|--all] (default: current)",
+         false,
+         [&o](CLI::App& v) {
+             v.add_option("targets", o.check.targets, "Exercise ids or lesson numbers");
+             v.add_flag("--all", o.check.all, "Check every exercise");
+             v.add_flag("--json", o.check.json,
+                        "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
+                        "goes to stderr");
+             v.add_option("--junit", o.check.junit_file, "Also write JUnit XML to this file");
+             v.add_option("--classroom", o.check.classroom_file,
+                          "Also write the GitHub Classroom autograding result to this file");
+             v.add_flag("--verify-tests", o.check.verify_tests,
+                        "First refuse (exit 5) if the course's tests differ from "
+                        "torchlings-manifest.json; alone, only that");
+         },
+         [&o](Context& c) {
+             if (o.check.targets.empty() && !o.check.all && !o.check.verify_tests) {
+                 o.check.targets.push_back(c.current_exercise().id);
+             }
+             return code(check_command(c, o.check));
+         }},
+        {"watch", "Check the current exercise on every save (keys: n h l c q)", false,
+         [&o](CLI::App& v) {
+             v.add_option("id", o.watch.target, "Exercise id (default: the first not done)");
+             v.add_flag("--poll", o.watch.poll,
+                        "Poll the file instead of using file notifications (network drives)");
+         },
+         [&o](Context& c) { return code(watch_command(c, o.watch)); }},
+        {"progress", "Progress bars per lesson and for the course", false, [](CLI::App&) {},
+         [](Context& c) { return code(progress_command(c)); }},
+        {"reset",
+         "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>", false,
+         [&o](CLI::App& v) {
+             v.add_option("targets", o.reset.targets, "Exercise ids or lesson numbers");
+             v.add_flag("--all", o.reset.all, "Reset every exercise");
+             v.add_flag("-y,--yes", o.reset.yes, "Do not ask for confirmation");
+         },
+         [&o](Context& c) { return code(reset_command(c, o.reset)); }},
+        {"solution", "Show the reference solution of an exercise you have done", false,
+         [&o](CLI::App& v) {
+             v.add_option("id", o.solution.id, "Exercise id")->required();
+             v.add_flag("--force", o.solution.force, "Show it although you are not done");
+             v.add_flag("!--no-diff", o.solution.diff, "Leave out the diff with your file");
+         },
+         [&o](Context& c) { return code(solution_command(c, o.solution)); }},
+        {"export", "Teachers: write the course without solutions, for a class repository", false,
+         [&o](CLI::App& v) {
+             v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
+         },
+         [&o](Context& c) { return code(export_command(c, o.export_)); }},
+        {"pristine", "Maintainers: verify (or --write) exercises/pristine.json", true,
+         [&o](CLI::App& v) {
+             v.add_flag("--write", o.pristine_write, "Rewrite it from the current stubs");
+         },
+         [&o](Context& c) { return code(pristine_command(c, o.pristine_write)); }},
+        {"hint", "Show the next hint for an exercise: hint [<id>] (default: current)", false,
+         [&o](CLI::App& v) { v.add_option("id", o.hint_id, "Exercise id"); },
+         [&o](Context& c) {
+             return code(hint_command(c, o.hint_id.empty() ? c.current_exercise().id : o.hint_id));
+         }},
+        {"test", "Build everything and run every test (ctest) [-- ctest args]", false,
+         [&o](CLI::App& v) {
+             v.add_option("ctest_args", o.ctest_args, "Extra arguments for ctest, after --");
+         },
+         [&o](Context& c) { return code(test_command(c, o.ctest_args)); }},
+        {"doctor", "Check the tools, the GPU and the build set-up", false, [](CLI::App&) {},
+         [](Context& c) { return code(doctor_command(c)); }},
+        {"help", "Show this list of commands", false, [](CLI::App&) {}, nullptr},
+        {"verify-stub", "CI: the untouched stub must fail every test by assertion", true,
+         [&o](CLI::App& v) {
+             v.add_option("targets", o.verify.targets, "Exercise ids or lesson numbers");
+             v.add_flag("--all", o.verify.all, "Verify every stub");
+         },
+         [&o](Context& c) { return code(verify_stub_command(c, o.verify)); }},
+    };
+}
+
+/// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
+bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
                  "torchlings"};
-    app.footer(kExitCodes);
-    app.require_subcommand(0, 1);  // no verb: the help (`./torchlings` alone only sets up)
+    app.footer(exit_codes_help());
+    app.require_subcommand(0, 1);  // no verb: watch on a terminal, else the help
     app.fallthrough();             // global options are accepted after the verb too
 
     GlobalOptions global;
     app.add_option("--root", global.root,
                    "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with "
-                   "exercises/info.json)");
+                   "lessons/ and exercises/)");
     app.add_option("--build-dir", global.build_dir,
                    "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)");
     app.add_option("--state", global.state,
@@ -78,87 +194,15 @@ int main(int argc, char** argv) {
                    "Colour: auto (a terminal without NO_COLOR), always or never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
 
-    CLI::App* list = app.add_subcommand("list", "Lessons and exercises, with your progress");
-
-    RunOptions run_options;
-    CLI::App* run = app.add_subcommand(
-        "run", "Build and run a lesson's demo: run 01 [--device cuda] [-- args]");
-    run->add_option("lesson", run_options.lesson, "Lesson number, e.g. 01")->required();
-    run->add_option("--device", run_options.device, "auto, cpu, cuda, cuda:N or mps");
-    run->add_option("args", run_options.extra_args, "Arguments for the lesson, after --");
-
-    CheckOptions check_options;
-    CLI::App* check = app.add_subcommand(
-        "check", "Build an exercise and run its tests: check <id>|<lesson> [--all]");
-    check->add_option("targets", check_options.targets, "Exercise ids or lesson numbers");
-    check->add_flag("--all", check_options.all, "Check every exercise");
-    check->add_flag("--json", check_options.json,
-                    "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
-                    "goes to stderr");
-    check->add_option("--junit", check_options.junit_file, "Also write JUnit XML to this file");
-    check->add_option("--classroom", check_options.classroom_file,
-                      "Also write the GitHub Classroom autograding result to this file");
-    check->add_flag("--verify-tests", check_options.verify_tests,
-                    "First refuse (exit 5) if the course's tests differ from "
-                    "torchlings-manifest.json; alone, only that");
-
-    WatchOptions watch_options;
-    CLI::App* watch =
-        app.add_subcommand("watch", "Check the current exercise on every save (keys: n h l c q)");
-    watch->add_option("id", watch_options.target, "Exercise id (default: the first not done)");
-    watch->add_flag("--poll", watch_options.poll,
-                    "Poll the file instead of using file notifications (network drives)");
-
-    CLI::App* progress =
-        app.add_subcommand("progress", "Progress bars per lesson and for the course");
-
-    ResetOptions reset_options;
-    CLI::App* reset = app.add_subcommand(
-        "reset",
-        "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>");
-    reset->add_option("targets", reset_options.targets, "Exercise ids or lesson numbers");
-    reset->add_flag("--all", reset_options.all, "Reset every exercise");
-    reset->add_flag("-y,--yes", reset_options.yes, "Do not ask for confirmation");
-
-    SolutionOptions solution_options;
-    CLI::App* solution =
-        app.add_subcommand("solution", "Show the reference solution of an exercise you have done");
-    solution->add_option("id", solution_options.id, "Exercise id")->required();
-    solution->add_flag("--force", solution_options.force, "Show it although you are not done");
-    solution->add_flag("!--no-diff", solution_options.diff, "Leave out the diff with your file");
-
-    ExportOptions export_options;
-    CLI::App* export_verb = app.add_subcommand(
-        "export", "Teachers: write the course without solutions, for a class repository");
-    export_verb->add_option("--learner", export_options.learner_dir, "Folder to create")
-        ->required();
-
-    bool pristine_write = false;
-    CLI::App* pristine =
-        app.add_subcommand("pristine", "Maintainers: verify (or --write) exercises/pristine.json");
-    pristine->group("");
-    pristine->add_flag("--write", pristine_write, "Rewrite it from the current stubs");
-
-    std::string hint_id;
-    CLI::App* hint = app.add_subcommand("hint", "Show the next hint for an exercise");
-    hint->add_option("id", hint_id, "Exercise id")->required();
-
-    std::vector<std::string> ctest_args;
-    CLI::App* test =
-        app.add_subcommand("test", "Build everything and run every test (ctest) [-- ctest args]");
-    test->add_option("ctest_args", ctest_args, "Extra arguments for ctest, after --");
-
-    CLI::App* doctor =
-        app.add_subcommand("doctor", "Check the tools, the GPU and the build set-up");
-
-    CLI::App* help = app.add_subcommand("help", "Show this list of commands");
-
-    CheckOptions verify_options;
-    CLI::App* verify = app.add_subcommand(
-        "verify-stub", "CI: the untouched stub must fail every test by assertion");
-    verify->group("");  // hidden from --help: for CI, not for learners
-    verify->add_option("targets", verify_options.targets, "Exercise ids or lesson numbers");
-    verify->add_flag("--all", verify_options.all, "Verify every stub");
+    Options options;
+    const std::vector<Verb> table = verbs(options);
+    for (const Verb& verb : table) {
+        CLI::App* command = app.add_subcommand(verb.name, verb.help);
+        if (verb.hidden) {
+            command->group("");
+        }
+        verb.declare_options(*command);
+    }
 
     try {
         app.parse(argc, argv);
@@ -167,7 +211,10 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
     }
 
-    if (app.get_subcommands().empty() || help->parsed()) {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    const std::string name =
+        chosen.empty() ? (bare_starts_watch() ? "watch" : "help") : chosen.front()->get_name();
+    if (name == "help") {
         // app.help() would describe the `help` verb itself once it is parsed.
         std::cout << app.get_formatter()->make_help(&app, app.get_name(),
                                                     CLI::AppFormatMode::Normal);
@@ -176,47 +223,9 @@ int main(int argc, char** argv) {
 
     try {
         Context context = make_context(global);
-        ExitCode code = ExitCode::kOk;
-        if (run->parsed()) {
-            return run_command(context, run_options);
-        }
-        if (list->parsed()) {
-            code = list_command(context);
-        }
-        if (check->parsed()) {
-            code = check_command(context, check_options);
-        }
-        if (watch->parsed()) {
-            code = watch_command(context, watch_options);
-        }
-        if (progress->parsed()) {
-            code = progress_command(context);
-        }
-        if (reset->parsed()) {
-            code = reset_command(context, reset_options);
-        }
-        if (solution->parsed()) {
-            code = solution_command(context, solution_options);
-        }
-        if (export_verb->parsed()) {
-            code = export_command(context, export_options);
-        }
-        if (pristine->parsed()) {
-            code = pristine_command(context, pristine_write);
-        }
-        if (hint->parsed()) {
-            code = hint_command(context, hint_id);
-        }
-        if (test->parsed()) {
-            code = test_command(context, ctest_args);
-        }
-        if (doctor->parsed()) {
-            code = doctor_command(context);
-        }
-        if (verify->parsed()) {
-            code = verify_stub_command(context, verify_options);
-        }
-        return static_cast<int>(code);
+        const auto verb =
+            std::find_if(table.begin(), table.end(), [&](const Verb& v) { return name == v.name; });
+        return verb->handler(context);
     } catch (const UsageError& error) {
         std::cerr << error.what();
         if (std::string_view(error.what()).back() != '\n') {

@@ -125,26 +125,9 @@ class KeyMode {
 
 // ---- Which exercise ----------------------------------------------------------------------
 
-/// The exercise named, else the one watched last when it is not done, else the first not
-/// done, else (everything done) the one watched last or the last of the course.
+/// The exercise named, else the learner's current one.
 const Exercise& starting_exercise(Context& context, const std::string& target) {
-    const Course& course = context.course();
-    if (!target.empty()) {
-        return course.resolve_exercise(target);
-    }
-    if (course.exercises().empty()) {
-        throw EnvironmentError("The course has no exercises (exercises/info.json).");
-    }
-    const Exercise* current = course.find_exercise(context.state().current());
-    if (current != nullptr && context.status_of(*current) != ExerciseStatus::kDone) {
-        return *current;
-    }
-    for (const Exercise& exercise : course.exercises()) {
-        if (context.status_of(exercise) != ExerciseStatus::kDone) {
-            return exercise;
-        }
-    }
-    return current != nullptr ? *current : course.exercises().back();
+    return target.empty() ? context.current_exercise() : context.course().resolve_exercise(target);
 }
 
 /// The first exercise after `from` in course order that is not done, wrapping around to the

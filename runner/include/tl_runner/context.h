@@ -25,7 +25,7 @@ class Context {
     Context(std::filesystem::path root, std::filesystem::path build_dir,
             std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
 
-    /// The course folder (holds exercises/info.json).
+    /// The course folder (holds lessons/ and exercises/).
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
     /// The configured CMake build folder.
     [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
@@ -39,12 +39,16 @@ class Context {
     void redirect_out(std::ostream& out) { out_ = &out; }
 
     /// The course metadata; throws EnvironmentError when it cannot be read.
-    [[nodiscard]] const Course& course();
+    [[nodiscard]] const Course& course() const;
     /// The progress record; a warning about an unusable file is printed once.
     [[nodiscard]] StateFile& state();
     /// The status of an exercise as it holds now: the recorded one, except that a "done"
     /// exercise whose file has changed since its check is kChanged. Reads the learner's file.
     [[nodiscard]] ExerciseStatus status_of(const Exercise& exercise);
+    /// The exercise the learner is on: the one watched last when it is not done, else the first
+    /// not done, else (everything done) the one watched last or the last of the course.
+    /// `check`, `hint` and `watch` use it when no exercise is named.
+    [[nodiscard]] const Exercise& current_exercise();
     /// Saves the progress record; a failure is a warning, never an error.
     void save_state();
 
@@ -69,7 +73,7 @@ class Context {
     Style style_;
     std::ostream* out_;
     std::ostream* err_;
-    std::optional<Course> course_;
+    mutable std::optional<Course> course_;  // read on first use
     std::optional<StateFile> state_;
 };
 

@@ -1,6 +1,7 @@
 /// @file
-/// @brief The course metadata (exercises/info.json): lessons, exercises, their files by
-/// convention, and resolution of what a learner typed into exercises.
+/// @brief The course: its lessons (the `lessons/NN_topic/` folders and their README titles), its
+/// exercises (each lesson's `exercises/NN_topic/info.md`), their files by the rules of layout.h,
+/// and resolution of what a learner typed into exercises.
 #pragma once
 
 #include <filesystem>
@@ -8,38 +9,47 @@
 #include <string_view>
 #include <vector>
 
+#include "tl_runner/layout.h"
+
 namespace torchlings::runner {
 
 /// One numbered lesson: `lessons/<dir>/`, `exercises/<dir>/`, ...
 struct Lesson {
     std::string number;  ///< two digits, e.g. "01"
     std::string dir;     ///< folder name, e.g. "01_availability"
-    std::string title;   ///< e.g. "Availability checks"
+    std::string title;   ///< e.g. "Availability checks", from the README's first line
 };
 
 /// One exercise. Its files follow from its lesson's folder and its id.
 struct Exercise {
-    std::string id;                        ///< unique across the course, e.g. "choose_device"
-    std::string lesson;                    ///< the lesson number, e.g. "01"
-    std::string title;                     ///< one line for people
-    int timeout_s = 30;                    ///< the test program is stopped after this long
-    std::vector<std::string> given_tests;  ///< cases that an untouched stub may pass
-    std::vector<std::string> hints;        ///< revealed one at a time by `hint`
+    std::string id;                            ///< unique across the course, e.g. "choose_device"
+    std::string lesson;                        ///< the lesson number, e.g. "01"
+    std::string title;                         ///< one line for people
+    int timeout_s = layout::kDefaultTimeoutS;  ///< the test program is stopped after this long
+    std::vector<std::string> given_tests;      ///< cases that an untouched stub may pass
+    std::vector<std::string> hints;            ///< Markdown, revealed one at a time by `hint`
 };
 
-/// The default time limit of an exercise's test program, in seconds.
-inline constexpr int kDefaultTimeoutS = 30;
-
-/// The course: what exercises/info.json under a root folder describes.
+/// The course under a root folder.
 class Course {
   public:
-    /// Reads `<root>/exercises/info.json`. Throws EnvironmentError naming the file and what was
-    /// expected when it is missing, is not JSON, or lacks a required key.
+    /// Reads every `lessons/NN_topic/README.md` title and every `exercises/NN_topic/info.md`.
+    /// Throws EnvironmentError naming the file, the line and what was expected.
     static Course load(const std::filesystem::path& root);
 
-    /// Parses metadata text; `source` names it in error messages (e.g. "exercises/info.json").
-    static Course parse(std::string_view json_text, const std::filesystem::path& root,
-                        std::string_view source);
+    /// The exercises that one lesson's info.md declares; `source` names it in error messages.
+    /// Each `## id: title` heading declares an exercise; `timeout_s: N` and `given: case name`
+    /// lines may follow it; each `### Hint` section below it is one hint.
+    static std::vector<Exercise> parse_exercises(std::string_view markdown, const Lesson& lesson,
+                                                 std::string_view source);
+
+    /// The title in a lesson README's first line, `# Lesson NN — Title`.
+    static std::string parse_lesson_title(std::string_view readme, const std::string& number,
+                                          std::string_view source);
+
+    /// A course from parts; throws EnvironmentError when an id appears twice.
+    static Course from_parts(std::filesystem::path root, std::vector<Lesson> lessons,
+                             std::vector<Exercise> exercises);
 
     /// The course folder.
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
@@ -86,7 +96,7 @@ class Course {
                                                        const std::vector<std::string>& candidates,
                                                        std::size_t max_results = 3);
 
-/// The nearest folder, from `start` upward, that holds exercises/info.json. Throws
+/// The nearest folder, from `start` upward, that holds lessons/ and exercises/. Throws
 /// EnvironmentError when there is none.
 [[nodiscard]] std::filesystem::path find_course_root(const std::filesystem::path& start);
 

@@ -4,8 +4,10 @@
 /// Library code never exits: it throws one of these, and only main() turns them into exit codes.
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace torchlings::runner {
@@ -22,6 +24,29 @@ enum class ExitCode : int {
     kInterrupted = 130,  ///< the user pressed Ctrl-C; child processes were stopped
     kInternal = 70,      ///< a bug in the runner itself
 };
+
+/// One exit code and what it means, in a few words.
+struct ExitCodeMeaning {
+    ExitCode code;
+    std::string_view brief;
+};
+
+/// Every exit code, in the order `--help` lists them: the one list of them. runner/README.md
+/// explains each at length; a unit test keeps its table to these codes.
+inline constexpr std::array kExitCodeMeanings{
+    ExitCodeMeaning{ExitCode::kOk, "all checked exercises pass"},
+    ExitCodeMeaning{ExitCode::kTestsFailed, "a test failed, crashed or timed out"},
+    ExitCodeMeaning{ExitCode::kBuildError, "build error"},
+    ExitCodeMeaning{ExitCode::kEnvironment, "environment problem (set-up, missing tool or binary)"},
+    ExitCodeMeaning{ExitCode::kAllSkipped, "every test was skipped (e.g. needs a GPU)"},
+    ExitCodeMeaning{ExitCode::kTestsEdited, "tests edited (check --verify-tests)"},
+    ExitCodeMeaning{ExitCode::kUsage, "usage error"},
+    ExitCodeMeaning{ExitCode::kInternal, "a bug in the runner"},
+    ExitCodeMeaning{ExitCode::kInterrupted, "interrupted"},
+};
+
+/// "Exit codes: 0 all checked exercises pass, 1 ...", wrapped for `--help`.
+[[nodiscard]] std::string exit_codes_help();
 
 /// The command line asks for something that does not exist (exit code 64).
 class UsageError : public std::runtime_error {

@@ -69,8 +69,9 @@ namespace torchlings::runner {
 /// the TEST_CASE line), duration in milliseconds. A build error, or a run that reached no case,
 /// scores each case of the exercise 0, the case names then read from its test source
 /// (`TEST_CASE("name"`), so that max_score does not change with the learner's code; on a machine
-/// without an NVIDIA GPU (no /dev/nvidia0) the cases tagged [gpu] are then listed as skipped,
-/// as they would have skipped themselves after a working build. status is
+/// without a GPU the cases tagged [gpu] are then listed as skipped, as they would have skipped
+/// themselves after a working build. Whether there is a GPU is what the batch's own [gpu] cases
+/// decided (ran or skipped themselves); only without any is /dev/nvidia0 asked. status is
 /// the worst status of the tests and of the exercises whose cases did not all skip themselves;
 /// "error" when there is no test at all.
 [[nodiscard]] nlohmann::json classroom_report(const Context& context,

@@ -1,5 +1,5 @@
 /// @file
-/// @brief Unit tests of exercises/info.json loading, its error messages, and name resolution.
+/// @brief Unit tests of course loading (lesson titles, info.md), its errors, and name resolution.
 #include <catch2/catch.hpp>
 
 #include "temp_dir.h"
@@ -14,26 +14,54 @@ namespace {
 
 const std::filesystem::path kFixtures = TL_RUNNER_FIXTURES;
 
-/// A valid document with one lesson and two exercises; tests break one piece of it.
-constexpr const char* kValid = R"({
-  "format_version": 1,
-  "lessons": [{"number": "01", "dir": "01_availability", "title": "Availability checks"},
-              {"number": "02", "dir": "02_devices", "title": "Device objects"}],
-  "exercises": [
-    {"id": "choose_device", "lesson": "01", "title": "Choose", "timeout_s": 12,
-     "given_tests": ["compiles"], "hints": ["h1", "h2", "h3"]},
-    {"id": "parse_device", "lesson": "01", "title": "Parse", "hints": []},
-    {"id": "device_index", "lesson": "02", "title": "Index", "hints": ["h"]}
-  ]
-})";
+const tl::Lesson kLesson1{"01", "01_availability", "Availability checks"};
+const tl::Lesson kLesson2{"02", "02_devices", "Device objects"};
 
-tl::Course parse(const std::string& text) {
-    return tl::Course::parse(text, "/course", "exercises/info.json");
+/// Lesson 01's info.md: two exercises; tests break one piece of it.
+constexpr const char* kInfo1 = R"(# Lesson 01 exercises
+
+## choose_device: Choose
+
+timeout_s: 12
+given: compiles
+
+### Hint
+
+h1
+
+### Hint
+
+h2, over
+two lines:
+
+```cpp
+## not a heading, inside a code block
+```
+
+### Hint
+h3
+
+## parse_device: Parse
+)";
+
+constexpr const char* kInfo2 = "## device_index: Index\n\n### Hint\n\nh\n";
+
+std::vector<tl::Exercise> parse1(const std::string& text) {
+    return tl::Course::parse_exercises(text, kLesson1, "exercises/01_availability/info.md");
 }
 
-/// kValid with one substring replaced.
+tl::Course course_of(const std::string& info1) {
+    std::vector<tl::Exercise> exercises = parse1(info1);
+    for (tl::Exercise& exercise :
+         tl::Course::parse_exercises(kInfo2, kLesson2, "exercises/02_devices/info.md")) {
+        exercises.push_back(std::move(exercise));
+    }
+    return tl::Course::from_parts("/course", {kLesson1, kLesson2}, std::move(exercises));
+}
+
+/// kInfo1 with one substring replaced.
 std::string with(const std::string& from, const std::string& to) {
-    std::string text = kValid;
+    std::string text = kInfo1;
     const std::size_t at = text.find(from);
     REQUIRE(at != std::string::npos);
     return text.replace(at, from.size(), to);
@@ -45,6 +73,7 @@ TEST_CASE("the fixture course loads, with defaults for optional keys") {
     const tl::Course course = tl::Course::load(kFixtures);
     REQUIRE(course.lessons().size() == 1);
     CHECK(course.lessons()[0].dir == "00_fixtures");
+    CHECK(course.lessons()[0].title == "Runner fixtures");
     REQUIRE(course.exercises().size() == 7);
     const tl::Exercise* hang = course.find_exercise("fx_hang");
     REQUIRE(hang != nullptr);
@@ -52,55 +81,55 @@ TEST_CASE("the fixture course loads, with defaults for optional keys") {
     CHECK(course.learner_file(*hang) == kFixtures / "exercises/00_fixtures/fx_hang.cpp");
     CHECK(course.test_file(*hang) == kFixtures / "tests/exercises/00_fixtures/fx_hang_test.cpp");
     CHECK(course.solution_file(*hang) == kFixtures / "solutions/00_fixtures/fx_hang.cpp");
-    CHECK(parse(kValid).find_exercise("parse_device")->timeout_s == tl::kDefaultTimeoutS);
-    CHECK(parse(kValid).find_exercise("choose_device")->given_tests ==
+    const tl::Course parsed = course_of(kInfo1);
+    CHECK(parsed.find_exercise("parse_device")->timeout_s == tl::layout::kDefaultTimeoutS);
+    CHECK(parsed.find_exercise("choose_device")->timeout_s == 12);
+    CHECK(parsed.find_exercise("choose_device")->given_tests ==
           std::vector<std::string>{"compiles"});
 }
 
-TEST_CASE("a missing metadata file says which file was expected") {
+TEST_CASE("hints are Markdown sections of several lines, code blocks included") {
+    const tl::Course course = course_of(kInfo1);
+    const tl::Exercise& choose = *course.find_exercise("choose_device");
+    REQUIRE(choose.hints.size() == 3);
+    CHECK(choose.hints[0] == "h1");
+    CHECK(choose.hints[1] ==
+          "h2, over\ntwo lines:\n\n```cpp\n## not a heading, inside a code block\n```");
+    CHECK(choose.hints[2] == "h3");
+    CHECK(course.find_exercise("parse_device")->hints.empty());
+}
+
+TEST_CASE("a folder without lessons says what was expected") {
     const tl::testing::TempDir dir;
     REQUIRE_THROWS_AS(tl::Course::load(dir.path()), tl::EnvironmentError);
     REQUIRE_THROWS_WITH(tl::Course::load(dir.path()),
-                        Contains("exercises/info.json") && Contains("does not exist"));
+                        Contains("has no lessons") && Contains("lessons/NN_topic/"));
+    dir.write("lessons/01_x/README.md", "# Lesson 1 wrong\n");
+    REQUIRE_THROWS_WITH(tl::Course::load(dir.path()),
+                        Contains("lessons/01_x/README.md:1: expected \"# Lesson 01"));
 }
 
-TEST_CASE("invalid JSON is reported with its position") {
-    REQUIRE_THROWS_WITH(parse("{\"format_version\": 1,\n \"lessons\": [}"),
-                        Contains("exercises/info.json is not valid JSON") && Contains("line 2") &&
-                            !Contains("json.exception"));
-}
-
-TEST_CASE("metadata errors name the object, the key and what was expected") {
-    CHECK_THROWS_WITH(parse(with("\"hints\": [\"h\"]", "\"tips\": [\"h\"]")),
-                      Contains("exercises[2] (\"device_index\")") &&
-                          Contains("missing key \"hints\" (expected an array of strings)"));
-    CHECK_THROWS_WITH(
-        parse(with("\"timeout_s\": 12", "\"timeout_s\": \"12\"")),
-        Contains(
-            "\"timeout_s\": expected a positive whole number of seconds, got a string \"12\""));
-    CHECK_THROWS_WITH(parse(with("\"title\": \"Parse\", ", "")),
-                      Contains("exercises[1] (\"parse_device\"): missing key \"title\""));
-    CHECK_THROWS_WITH(parse(with("\"hints\": [\"h1\"", "\"hints\": [1")),
-                      Contains("\"hints\"[0]: expected a string, got a number 1"));
-    CHECK_THROWS_WITH(parse(with("\"format_version\": 1", "\"format_version\": 2")),
-                      Contains("\"format_version\" is 2, but this runner reads format 1"));
-    CHECK_THROWS_WITH(parse(with("\"format_version\": 1,", "")),
-                      Contains("missing key \"format_version\""));
-    CHECK_THROWS_WITH(
-        parse(with("\"lesson\": \"02\"", "\"lesson\": \"07\"")),
-        Contains("names lesson \"07\", which is not in \"lessons\" (expected one of: 01, 02)"));
-    CHECK_THROWS_WITH(parse(with("\"id\": \"device_index\"", "\"id\": \"parse_device\"")),
-                      Contains("\"parse_device\" appears twice"));
-    CHECK_THROWS_WITH(parse(with("\"id\": \"device_index\"", "\"id\": \"Device-Index\"")),
-                      Contains("expected lowercase letters, digits and underscores"));
-    CHECK_THROWS_WITH(
-        parse(with("\"dir\": \"02_devices\"", "\"dir\": \"devices\"")),
-        Contains("lessons[1]: \"dir\": expected a folder name that starts with \"02_\""));
-    CHECK_THROWS_WITH(parse("[]"), Contains("top level: expected an object, got an array"));
+TEST_CASE("metadata errors name the file, the line and what was expected") {
+    CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "timeout_s: twelve")),
+                      Contains("exercises/01_availability/info.md:5: \"timeout_s:\" expected a "
+                               "positive whole number of seconds, got \"twelve\""));
+    CHECK_THROWS_WITH(parse1(with("## parse_device: Parse", "## parse_device")),
+                      Contains("info.md:24: expected \"## id: title\""));
+    CHECK_THROWS_WITH(parse1(with("## parse_device", "## Parse-Device")),
+                      Contains("expected \"## id: title\" with an id of lowercase letters"));
+    CHECK_THROWS_WITH(parse1(with("### Hint\n\nh1", "### Tip\n\nh1")),
+                      Contains(":8: expected \"### Hint\""));
+    CHECK_THROWS_WITH(parse1(with("given: compiles", "gven: compiles")),
+                      Contains("expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
+                               "section below \"## choose_device\", got \"gven: compiles\""));
+    CHECK_THROWS_WITH(parse1(with("```\n\n### Hint\nh3", "\n\n### Hint\nh3")),
+                      Contains("a code block (```) is not closed"));
+    CHECK_THROWS_WITH(course_of(with("## parse_device", "## device_index")),
+                      Contains("\"device_index\" is declared twice"));
 }
 
 TEST_CASE("an id, a lesson number or a lesson folder resolves to exercises") {
-    const tl::Course course = parse(kValid);
+    const tl::Course course = course_of(kInfo1);
     CHECK(course.resolve("parse_device").size() == 1);
     const auto lesson = course.resolve("01");
     REQUIRE(lesson.size() == 2);
@@ -111,7 +140,7 @@ TEST_CASE("an id, a lesson number or a lesson folder resolves to exercises") {
 }
 
 TEST_CASE("an unknown name lists the valid ids and suggests the closest") {
-    const tl::Course course = parse(kValid);
+    const tl::Course course = course_of(kInfo1);
     REQUIRE_THROWS_AS(course.resolve("chose_device"), tl::UsageError);
     CHECK_THROWS_WITH(course.resolve("chose_device"),
                       Contains("no exercise or lesson called \"chose_device\"") &&
@@ -135,8 +164,8 @@ TEST_CASE("closest_matches ranks typos and fragments") {
 
 TEST_CASE("the course root is found from a folder inside it") {
     const tl::testing::TempDir dir;
-    dir.write("course/exercises/info.json", kValid);
-    std::filesystem::create_directories(dir.path() / "course/lessons/01_x");
+    dir.write("course/exercises/01_x/info.md", kInfo2);
+    dir.write("course/lessons/01_x/README.md", "# Lesson 01 — X\n");
     CHECK(tl::same_path(tl::find_course_root(dir.path() / "course/lessons/01_x"),
                         dir.path() / "course"));
     CHECK_THROWS_AS(tl::find_course_root(dir.path()), tl::EnvironmentError);

@@ -470,12 +470,8 @@ namespace {
 
 /// A course of one exercise, "demo" in lesson 01, whose test source is `test_source`.
 void write_demo_course(const tl::testing::TempDir& course, std::string_view test_source) {
-    course.write("exercises/info.json", R"({
-      "format_version": 1,
-      "lessons": [{"number": "01", "dir": "01_demo", "title": "Demo"}],
-      "exercises": [{"id": "demo", "lesson": "01", "title": "Demo", "given_tests": [],
-                     "hints": []}]
-    })");
+    course.write("lessons/01_demo/README.md", "# Lesson 01 — Demo\n");
+    course.write("exercises/01_demo/info.md", "## demo: Demo\n");
     course.write("tests/exercises/01_demo/demo_test.cpp", test_source);
 }
 
@@ -537,7 +533,7 @@ const char* kNotACase = "TEST_CASE(\"no\")";
               "The test program crashed with SIGSEGV before any test case started.\n", 0) == 0);
 }
 
-TEST_CASE("classroom: after a build error, GPU cases count as they would have run here") {
+TEST_CASE("classroom: after a build error, GPU cases count as the tests decided") {
     tl::testing::TempDir course;
     write_demo_course(course, R"test(#include <catch2/catch.hpp>
 TEST_CASE("on the CPU") { CHECK(true); }
@@ -545,6 +541,7 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
 )test");
     ReportFixture fixture(course.path());
     const tl::CheckOutcome outcome = fixture.unrecognised_build_error("demo");
+    // Alone, no [gpu] case of the batch ran or skipped: the NVIDIA driver decides.
     const json report = tl::classroom_report(fixture.context(), {outcome});
     if (std::filesystem::exists("/dev/nvidia0")) {
         CHECK(report["max_score"] == 2);  // the GPU case would have run, and scores 0
@@ -558,4 +555,21 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     }
     CHECK(report["tests"][0]["name"] == "demo: on the CPU");
     CHECK(report["tests"][0]["score"] == 0);
+
+    // With other outcomes in the batch, the decision is the one their [gpu] cases made.
+    const tl::CheckOutcome& broken = outcome;
+
+    // Another exercise's GPU case ran: this machine has a GPU, whatever /dev shows.
+    const tl::CheckOutcome ran =
+        fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kPassed, {"gpu"})});
+    const json with_gpu = tl::classroom_report(fixture.context(), {broken, ran});
+    CHECK(with_gpu["max_score"] == 3);
+    CHECK(with_gpu["torchlings_skipped"].empty());
+
+    // It skipped itself: no GPU, so the build error's GPU case is not scored either.
+    const tl::CheckOutcome skipped =
+        fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kSkipped, {"gpu"})});
+    const json without_gpu = tl::classroom_report(fixture.context(), {broken, skipped});
+    CHECK(without_gpu["max_score"] == 1);
+    CHECK(without_gpu["torchlings_skipped"].size() == 2);
 }

@@ -1,6 +1,9 @@
 /// @file
 /// @brief Unit tests of the string and path helpers.
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <set>
 
 #include "temp_dir.h"
 #include "tl_runner/errors.h"
@@ -60,6 +63,25 @@ TEST_CASE("a batch reports its most serious outcome, all-skipped only when all w
     CHECK(tl::most_serious(ExitCode::kOk, ExitCode::kTestsFailed) == ExitCode::kTestsFailed);
     CHECK(tl::most_serious(ExitCode::kEnvironment, ExitCode::kBuildError) ==
           ExitCode::kEnvironment);
+}
+
+TEST_CASE("runner/README.md explains exactly the exit codes that errors.h lists") {
+    const std::string readme =
+        tl::read_file(std::filesystem::path(TL_RUNNER_FIXTURES) / "../../../runner/README.md");
+    std::set<int> documented;
+    for (const std::string& line : tl::split_lines(readme)) {
+        int code = 0;
+        if (line.rfind("| ", 0) == 0 && std::sscanf(line.c_str(), "| %d |", &code) == 1) {
+            documented.insert(code);
+        }
+    }
+    std::set<int> listed;
+    for (const tl::ExitCodeMeaning& entry : tl::kExitCodeMeanings) {
+        listed.insert(static_cast<int>(entry.code));
+    }
+    CHECK(documented == listed);
+    CHECK_THAT(tl::exit_codes_help(),
+               Catch::StartsWith("Exit codes: 0 all checked") && Catch::Contains("64 usage error"));
 }
 
 TEST_CASE("the colour option takes auto, always or never, and a plain style adds no escapes") {

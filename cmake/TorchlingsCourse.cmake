@@ -1,0 +1,156 @@
+# The course's structure as CMake reads it, and its check (like rustlings' `dev check`): which
+# exercises each lesson's exercises/NN_topic/info.md declares, and whether the files agree.
+# Included by TorchlingsExercises.cmake; also runs on its own, building nothing:
+#   cmake -D ROOT=<course folder> -P cmake/TorchlingsCourse.cmake
+#
+# The path rules and the default time limit have one owner, the runner's layout.h; they are
+# read here as TORCHLINGS_LAYOUT_<name> (kDefaultTimeoutS, kLearnerFile, kSolutionFile, ...).
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  cmake_policy(SET CMP0057 NEW)  # if(IN_LIST); in a configure the project's minimum sets it
+endif()
+set(TORCHLINGS_LAYOUT_H "${CMAKE_CURRENT_LIST_DIR}/../runner/include/tl_runner/layout.h")
+file(STRINGS "${TORCHLINGS_LAYOUT_H}" layout_lines REGEX "^inline constexpr [a-z_:]+ k[A-Za-z]+ = ")
+foreach(line IN LISTS layout_lines)
+  string(REGEX REPLACE "^inline constexpr [a-z_:]+ (k[A-Za-z]+) = \"?([^\";]*)\"?;.*" "\\1;\\2"
+         name_value "${line}")
+  list(GET name_value 0 name)
+  list(GET name_value 1 value)
+  set(TORCHLINGS_LAYOUT_${name} "${value}")
+endforeach()
+if(NOT TORCHLINGS_LAYOUT_kDefaultTimeoutS OR NOT TORCHLINGS_LAYOUT_kTestFile)
+  message(FATAL_ERROR "could not read the course layout from ${TORCHLINGS_LAYOUT_H}")
+endif()
+
+# <out> = <root>/ + the layout pattern TORCHLINGS_LAYOUT_<kind> for one lesson folder and id.
+function(torchlings_layout_path out kind root folder id)
+  string(REPLACE "{lesson}" "${folder}" path "${TORCHLINGS_LAYOUT_${kind}}")
+  string(REPLACE "{id}" "${id}" path "${path}")
+  set(${out} "${root}/${path}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in file order) and
+# TORCHLINGS_TIMEOUT_<id> from the `## id: title` and `timeout_s: N` lines of the lesson's info.md
+# that are outside code blocks and hints.
+function(torchlings_read_exercises root folder)
+  torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
+  file(STRINGS "${info}" lines REGEX "^(## |### |timeout_s:|```|~~~)")
+  set(ids "")
+  set(in_fence FALSE)
+  set(in_hint FALSE)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^(```|~~~)")
+      if(in_fence)
+        set(in_fence FALSE)
+      else()
+        set(in_fence TRUE)
+      endif()
+    elseif(in_fence)
+    elseif(line MATCHES "^## ([a-z][a-z0-9_]*):")
+      set(id "${CMAKE_MATCH_1}")
+      list(APPEND ids ${id})
+      set(TORCHLINGS_TIMEOUT_${id} ${TORCHLINGS_LAYOUT_kDefaultTimeoutS} PARENT_SCOPE)
+      set(in_hint FALSE)
+    elseif(line MATCHES "^### ")
+      set(in_hint TRUE)
+    elseif(NOT in_hint AND ids AND line MATCHES "^timeout_s: *([0-9]+)")
+      set(TORCHLINGS_TIMEOUT_${id} ${CMAKE_MATCH_1} PARENT_SCOPE)
+    endif()
+  endforeach()
+  if(NOT ids)
+    file(RELATIVE_PATH shown "${root}" "${info}")
+    message(FATAL_ERROR "${shown} declares no exercise (expected `## id: title` headings)")
+  endif()
+  set(TORCHLINGS_IDS "${ids}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_check_lesson_files(<root> <folder> <ids> [FIXTURES]): every declared exercise has its
+# stub, test and (where the course has solutions/) solution; every stub, solution and test is
+# declared; every stub has a TODO. FIXTURES (the runner's test course): no solutions needed, and
+# stubs need no TODO.
+function(torchlings_check_lesson_files root folder ids)
+  cmake_parse_arguments(PARSE_ARGV 3 ARG "FIXTURES" "" "")
+  torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
+  file(RELATIVE_PATH info_name "${root}" "${info}")
+  foreach(kind IN ITEMS kLearnerFile kSolutionFile kTestFile)
+    torchlings_layout_path(pattern ${kind} "${root}" "${folder}" "*")
+    string(REPLACE "*" ";" before_after "${pattern}")
+    list(GET before_after 0 before)
+    list(GET before_after 1 after)
+    string(LENGTH "${before}" skip)
+    file(GLOB present "${pattern}")
+    foreach(file IN LISTS present)
+      string(SUBSTRING "${file}" ${skip} -1 name)
+      string(REPLACE "${after}" "" name "${name}")
+      if(NOT name IN_LIST ids)
+        file(RELATIVE_PATH shown "${root}" "${file}")
+        list(JOIN ids ", " declared)
+        message(FATAL_ERROR "${shown} belongs to no exercise: ${info_name} declares ${declared}. "
+                            "Declare it there (`## ${name}: title`) or remove the file.")
+      endif()
+    endforeach()
+  endforeach()
+  foreach(id IN LISTS ids)
+    torchlings_layout_path(learner kLearnerFile "${root}" "${folder}" ${id})
+    torchlings_layout_path(test kTestFile "${root}" "${folder}" ${id})
+    set(required "${learner}" "${test}")
+    # A learner copy (`torchlings export --learner`) has no solutions/ folder at all.
+    if(IS_DIRECTORY "${root}/solutions" AND NOT ARG_FIXTURES)
+      torchlings_layout_path(solution kSolutionFile "${root}" "${folder}" ${id})
+      list(APPEND required "${solution}")
+    endif()
+    foreach(file IN LISTS required)
+      if(NOT EXISTS "${file}")
+        file(RELATIVE_PATH shown "${root}" "${file}")
+        message(FATAL_ERROR "${info_name} declares the exercise '${id}', so ${shown} must exist")
+      endif()
+    endforeach()
+    if(NOT ARG_FIXTURES)
+      file(STRINGS "${learner}" todo REGEX "TODO" LIMIT_COUNT 1)
+      if(NOT todo)
+        file(RELATIVE_PATH shown "${root}" "${learner}")
+        message(FATAL_ERROR "${shown} has no TODO: a stub marks every change a learner makes "
+                            "with a TODO comment")
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+# torchlings_check_course_folders(<root>): every numbered folder of exercises/, solutions/ and
+# tests/exercises/ belongs to a lesson of the same name, and every lesson folder has its
+# README.md (the runner reads the title there).
+function(torchlings_check_course_folders root)
+  foreach(parent IN ITEMS lessons exercises solutions tests/exercises)
+    file(GLOB folders LIST_DIRECTORIES true RELATIVE "${root}/${parent}"
+         "${root}/${parent}/[0-9][0-9]_*")
+    foreach(folder IN LISTS folders)
+      torchlings_layout_path(readme kLessonText "${root}" "${folder}" "")
+      if(NOT EXISTS "${readme}")
+        file(RELATIVE_PATH shown "${root}" "${readme}")
+        message(FATAL_ERROR "${parent}/${folder} belongs to no lesson: expected ${shown}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+# On its own (cmake -P): the whole course under ROOT.
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  if(NOT ROOT)
+    message(FATAL_ERROR "usage: cmake -D ROOT=<course folder> -P cmake/TorchlingsCourse.cmake")
+  endif()
+  get_filename_component(ROOT "${ROOT}" ABSOLUTE)
+  torchlings_check_course_folders("${ROOT}")
+  file(GLOB lesson_folders LIST_DIRECTORIES true RELATIVE "${ROOT}/lessons"
+       "${ROOT}/lessons/[0-9][0-9]_*")
+  set(count 0)
+  foreach(folder IN LISTS lesson_folders)
+    torchlings_layout_path(info kExerciseInfo "${ROOT}" "${folder}" "")
+    if(EXISTS "${info}")
+      torchlings_read_exercises("${ROOT}" "${folder}")
+      torchlings_check_lesson_files("${ROOT}" "${folder}" "${TORCHLINGS_IDS}")
+      list(LENGTH TORCHLINGS_IDS n)
+      math(EXPR count "${count} + ${n}")
+    endif()
+  endforeach()
+  list(LENGTH lesson_folders lessons)
+  message("course check: ok, ${lessons} lessons and ${count} exercises agree with their files")
+endif()

@@ -1,0 +1,21 @@
+/// @file
+/// @brief Where a lesson's and an exercise's files are, and the default time limit: the one
+/// owner of these rules. cmake/TorchlingsExercises.cmake reads this file too, so keep each
+/// definition on one line as `inline constexpr <type> kName = <literal>;`.
+#pragma once
+
+#include <string_view>
+
+namespace torchlings::runner::layout {
+
+/// The default time limit of an exercise's test program, in seconds.
+inline constexpr int kDefaultTimeoutS = 30;
+
+// Paths from the course root; {lesson} is a lesson folder ("01_availability"), {id} an exercise.
+inline constexpr std::string_view kLessonText = "lessons/{lesson}/README.md";
+inline constexpr std::string_view kExerciseInfo = "exercises/{lesson}/info.md";
+inline constexpr std::string_view kLearnerFile = "exercises/{lesson}/{id}.cpp";
+inline constexpr std::string_view kSolutionFile = "solutions/{lesson}/{id}.cpp";
+inline constexpr std::string_view kTestFile = "tests/exercises/{lesson}/{id}_test.cpp";
+
+}  // namespace torchlings::runner::layout

@@ -1,0 +1,58 @@
+# @file
+# The course check (cmake/TorchlingsCourse.cmake) on a small course that it writes and then breaks:
+#   cmake -D WORK=<folder> -D CASE=<case> -D CHECK=<TorchlingsCourse.cmake> -P course_check.cmake
+# CASE ok and learner_copy must pass; every other case must fail, naming the file at fault.
+foreach(var WORK CASE CHECK)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "course_check.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+set(root "${WORK}/${CASE}")
+file(REMOVE_RECURSE "${root}")
+file(WRITE "${root}/lessons/01_demo/README.md" "# Lesson 01 — Demo\n")
+file(WRITE "${root}/exercises/01_demo/info.md"
+     "## demo: A demo\n\ntimeout_s: 5\n\n### Hint\n\n```cpp\n## not_an_exercise: in code\n```\n")
+file(WRITE "${root}/exercises/01_demo/demo.cpp" "int demo() { return 0; }  // TODO: return 1\n")
+file(WRITE "${root}/solutions/01_demo/demo.cpp" "int demo() { return 1; }\n")
+file(WRITE "${root}/tests/exercises/01_demo/demo_test.cpp" "// tests\n")
+
+set(expected "course check: ok, 1 lessons and 1 exercises")
+if(CASE STREQUAL "ok")
+elseif(CASE STREQUAL "learner_copy")
+  file(REMOVE_RECURSE "${root}/solutions")
+elseif(CASE STREQUAL "undeclared_stub")
+  file(WRITE "${root}/exercises/01_demo/extra.cpp" "// TODO\n")
+  set(expected "exercises/01_demo/extra.cpp belongs to no exercise: exercises/01_demo/info.md declares demo")
+elseif(CASE STREQUAL "undeclared_solution")
+  file(WRITE "${root}/solutions/01_demo/extra.cpp" "\n")
+  set(expected "solutions/01_demo/extra.cpp belongs to no exercise")
+elseif(CASE STREQUAL "undeclared_test")
+  file(WRITE "${root}/tests/exercises/01_demo/extra_test.cpp" "\n")
+  set(expected "tests/exercises/01_demo/extra_test.cpp belongs to no exercise")
+elseif(CASE STREQUAL "missing_test")
+  file(REMOVE "${root}/tests/exercises/01_demo/demo_test.cpp")
+  set(expected "declares the exercise 'demo', so tests/exercises/01_demo/demo_test.cpp must exist")
+elseif(CASE STREQUAL "missing_solution")
+  file(REMOVE "${root}/solutions/01_demo/demo.cpp")
+  set(expected "declares the exercise 'demo', so solutions/01_demo/demo.cpp must exist")
+elseif(CASE STREQUAL "stub_without_todo")
+  file(WRITE "${root}/exercises/01_demo/demo.cpp" "int demo() { return 0; }\n")
+  set(expected "exercises/01_demo/demo.cpp has no TODO")
+elseif(CASE STREQUAL "folder_without_lesson")
+  file(WRITE "${root}/exercises/02_orphan/info.md" "## orphan: An orphan\n")
+  set(expected "exercises/02_orphan belongs to no lesson: expected lessons/02_orphan/README.md")
+else()
+  message(FATAL_ERROR "course_check.cmake: unknown CASE ${CASE}")
+endif()
+
+execute_process(COMMAND "${CMAKE_COMMAND}" -D "ROOT=${root}" -P "${CHECK}"
+                RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+string(REGEX REPLACE "[ \n]+" " " flat "${output}")  # CMake wraps its error messages
+string(FIND "${flat}" "${expected}" at)
+if(at EQUAL -1 OR (CASE MATCHES "^(ok|learner_copy)$" AND NOT code EQUAL 0) OR
+   (NOT CASE MATCHES "^(ok|learner_copy)$" AND code EQUAL 0))
+  message(FATAL_ERROR "course check, case ${CASE}: expected \"${expected}\" "
+                      "(exit code ${code}), got:\n${output}")
+endif()
+message("course check, case ${CASE}: as expected")
