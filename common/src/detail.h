@@ -21,8 +21,8 @@ void cuda_make_current(int index);
 MemoryStats cuda_memory_stats(int index);
 /// Resets the allocator's peak for CUDA device `index`.
 void cuda_reset_peak(int index);
-/// Empties the allocator's cache for CUDA device `index`.
-void cuda_empty_cache(int index);
+/// Empties the allocator's cache on every CUDA device.
+void cuda_empty_cache();
 /// Creates a start/stop event pair on CUDA device `index`, enabled for timing.
 std::unique_ptr<CudaEvents, CudaEventsDeleter> make_cuda_events(int index);
 /// Records the start event on the current stream.

@@ -179,9 +179,9 @@ void reset_peak_memory(const c10::Device& device) {
     }
 }
 
-void empty_cache(const c10::Device& device) {
-    if (device.is_cuda()) {
-        detail::cuda_empty_cache(choose_device(device.str()).index());
+void empty_cache() {
+    if (torch::cuda::device_count() > 0) {
+        detail::cuda_empty_cache();
     }
 }
 

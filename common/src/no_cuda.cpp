@@ -27,7 +27,7 @@ namespace {
 void cuda_make_current(int) { unreachable("use_device_in_this_thread"); }
 MemoryStats cuda_memory_stats(int) { unreachable("memory_stats"); }
 void cuda_reset_peak(int) { unreachable("reset_peak_memory"); }
-void cuda_empty_cache(int) { unreachable("empty_cache"); }
+void cuda_empty_cache() { unreachable("empty_cache"); }
 std::unique_ptr<CudaEvents, CudaEventsDeleter> make_cuda_events(int) { unreachable("DeviceTimer"); }
 void record_start(CudaEvents&) { unreachable("DeviceTimer::start"); }
 double record_stop_ms(CudaEvents&) { unreachable("DeviceTimer::stop_ms"); }

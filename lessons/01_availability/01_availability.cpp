@@ -3,7 +3,7 @@
 ///
 /// What you will learn:
 ///   1. to ask LibTorch whether CUDA is usable, and how many GPUs it sees (and print that count);
-///   2. to read the versions that must agree: LibTorch, CUDA runtime, driver, cuDNN;
+///   2. to read the versions that must agree: LibTorch, its CUDA, the loaded runtime, the driver;
 ///   3. to describe each GPU the way NVIDIA's deviceQuery does, and to pick a device safely.
 /// Run it: ./torchlings run 01            (or: build/dev/bin/lesson_01 --device cpu)
 #include <torchlings/device.h>
@@ -34,12 +34,16 @@ void show_availability(const torchlings::MachineReport& report) {
 }
 
 // --- 2. Versions that must agree ---
-// The driver must support at least the runtime's CUDA version; LibTorch's own version decides
-// the C++ API you may use.
+// Two CUDA versions, often different: the one LibTorch was compiled for (its kernels need it) and
+// the libcudart this process loaded (the toolkit's, for the course's own kernels). The driver
+// decides by MAJOR version: within one, an older driver runs them (minor-version compatibility);
+// across majors CUDA does not initialise. LibTorch's own version decides the C++ API you may use.
 void show_versions(const torchlings::MachineReport& report) {
     torchlings::print_section("Versions");
     torchlings::print_field("LibTorch", report.torch_version);
-    torchlings::print_field("CUDA runtime",
+    torchlings::print_field("LibTorch built for CUDA",
+                            torchlings::format_cuda_version(report.cuda_built_version));
+    torchlings::print_field("CUDA runtime loaded",
                             torchlings::format_cuda_version(report.cuda_runtime_version));
     torchlings::print_field("CUDA driver supports",
                             torchlings::format_cuda_version(report.cuda_driver_version));

@@ -84,8 +84,8 @@ void show_references() {
 // cudaMalloc and cudaFree go through the driver, and cudaFree waits for the device's queued work,
 // so LibTorch keeps freed CUDA blocks in a cache and reuses them. "Allocated" is what live tensors
 // use; "reserved" is what the cache holds from the driver (allocated plus cached free blocks);
-// nvidia-smi shows reserved plus the CUDA context. empty_cache() gives the cached free blocks back:
-// it frees nothing a tensor holds.
+// nvidia-smi shows reserved plus the CUDA context. empty_cache() gives the cached free blocks of
+// every GPU back: it frees nothing a tensor holds.
 void show_caching_allocator(const c10::Device& device) {
     torchlings::print_section("3. The CUDA caching allocator");
     const auto stats = torchlings::memory_stats(device);
@@ -112,7 +112,7 @@ void show_gpu_allocator(const c10::Device& device) {
                                           ", peak " + torchlings::format_bytes(s.peak_allocated));
     };
     torchlings::print_section("GPU caching allocator");
-    torchlings::empty_cache(device);
+    torchlings::empty_cache();
     torchlings::reset_peak_memory(device);
     show("At the start");
     {
@@ -121,7 +121,7 @@ void show_gpu_allocator(const c10::Device& device) {
         show("With 256 MiB alive");
     }
     show("After it went out of scope");
-    torchlings::empty_cache(device);
+    torchlings::empty_cache();
     show("After empty_cache()");
     torchlings::reset_peak_memory(device);
     show("After reset_peak_memory()");
@@ -327,8 +327,9 @@ void show_notes() {
     torchlings::print_section("Notes");
     std::cout << "- training with Adam needs about 4x the parameter bytes, plus activations that "
                  "grow linearly with the batch.\n"
-              << "- empty_cache() helps other processes on the GPU, not yours: the next "
-                 "allocation pays cudaMalloc again.\n"
+              << "- empty_cache() (every GPU's cache) helps only memory the cache does not "
+                 "serve: raw cudaMalloc, NCCL, other libraries, other processes. Tensors never "
+                 "need it.\n"
               << "- loss.item() copies one number to the host and waits for the GPU: call it "
                  "every N steps if that wait shows up in a profile.\n";
 }

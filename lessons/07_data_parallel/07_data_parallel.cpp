@@ -194,7 +194,8 @@ void show_one_device(const Data& train, const c10::Device& device) {
 
 // --- 2. data_parallel with two or more devices ---
 // Scatter the batch (chunks along dim 0), replicate the model (clone() onto each device, EVERY
-// call), run the replicas on threads, gather the outputs onto one device. Gather accepts only
+// call), run the replicas through at::parallel_for (ATen's persistent intra-op threads, at most
+// at::get_num_threads() at once), gather the outputs onto one device. Gather accepts only
 // CUDA tensors, so this path needs GPUs.
 void show_many_devices(const Data& train, const c10::Device& chosen) {
     print_section("2. data_parallel with two devices");

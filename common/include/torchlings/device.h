@@ -77,7 +77,8 @@ struct MachineReport {
     std::string torch_version;           ///< e.g. "2.15.0".
     bool torch_built_with_cuda = false;  ///< A CUDA LibTorch (the libraries are there).
     bool project_cuda_kernels = false;   ///< The course's own .cu kernels were compiled.
-    int cuda_runtime_version = 0;        ///< cudaRuntimeGetVersion, e.g. 13020; 0 if none.
+    int cuda_built_version = 0;          ///< The CUDA LibTorch was compiled for, e.g. 13020.
+    int cuda_runtime_version = 0;        ///< cudaRuntimeGetVersion: the libcudart loaded; 0 if none.
     int cuda_driver_version = 0;         ///< cudaDriverGetVersion; 0 means no driver.
     long cudnn_version = 0;              ///< 0 if cuDNN is unavailable.
     bool cuda_available = false;         ///< torch::cuda::is_available().
@@ -115,8 +116,11 @@ MemoryStats memory_stats(const c10::Device& device);
 /// Starts a new peak for memory_stats().peak_allocated. No-op where not applicable.
 void reset_peak_memory(const c10::Device& device);
 
-/// Returns cached, unused blocks to the driver. It frees nothing that a live tensor holds, so it
-/// rarely helps a program itself; it helps *other* processes sharing the GPU. No-op on CPU.
-void empty_cache(const c10::Device& device);
+/// Returns the CUDA caching allocator's cached, unused blocks to the driver, on EVERY GPU: the
+/// allocator's emptyCache() has no per-device form, so this takes no device (it is
+/// torch.cuda.empty_cache()). It frees nothing that a live tensor holds; it helps allocations that
+/// bypass the cache (your own cudaMalloc, NCCL, other libraries, other processes). No-op when no
+/// GPU is visible.
+void empty_cache();
 
 }  // namespace torchlings

@@ -14,6 +14,8 @@
 #include <cuda_runtime_api.h>
 #include <torch/cuda.h>
 
+#include <algorithm>
+
 namespace torchlings::detail {
 
 struct CudaEvents {
@@ -27,24 +29,44 @@ void CudaEventsDeleter::operator()(CudaEvents* events) const noexcept { delete e
 
 void fill_cuda_report(MachineReport& report) {
     report.torch_built_with_cuda = true;
-    cudaRuntimeGetVersion(&report.cuda_runtime_version);  // the cudart this process loaded
+    // Two different CUDA versions: the one LibTorch was compiled for (CUDART_VERSION when
+    // libtorch_cuda was built, e.g. 13020 for a +cu132 wheel) and the libcudart this process
+    // loaded (cudaRuntimeGetVersion), which may be the toolkit's rather than the wheel's.
+    try {
+        report.cuda_built_version = static_cast<int>(at::detail::getCUDAHooks().versionCUDART());
+    } catch (const std::exception&) {
+        report.cuda_built_version = 0;
+    }
+    cudaRuntimeGetVersion(&report.cuda_runtime_version);
     if (cudaDriverGetVersion(&report.cuda_driver_version) != cudaSuccess) {
         report.cuda_driver_version = 0;
     }
+    // NVIDIA's CUDA Compatibility guide: within one major version, minor-version compatibility
+    // lets a newer runtime run on an older driver (only JIT-compiling PTX newer than the driver
+    // fails); a runtime of a newer MAJOR version cannot initialise at all, and device_count() is 0.
+    const int newest = std::max(report.cuda_built_version, report.cuda_runtime_version);
+    const bool older_major = report.cuda_driver_version / 1000 < newest / 1000;
     if (report.cuda_driver_version == 0) {
         report.notes.emplace_back(
             "No NVIDIA driver was found, so CUDA is unavailable. This LibTorch has CUDA; on a "
-            "machine "
-            "with an NVIDIA GPU, install its driver (nvidia-smi should list the GPU).");
+            "machine with an NVIDIA GPU, install its driver (nvidia-smi should list the GPU).");
+    } else if (report.cuda_device_count == 0 && older_major) {
+        report.notes.emplace_back(
+            "The driver supports CUDA " + format_cuda_version(report.cuda_driver_version) +
+            ", an older major version than " + format_cuda_version(newest) +
+            ": CUDA cannot initialise (minor-version compatibility works only within one major "
+            "version). Update the driver, or use a LibTorch built for the driver's CUDA.");
     } else if (report.cuda_device_count == 0) {
         report.notes.emplace_back(
             "A driver is installed but no GPU is visible: check nvidia-smi and "
             "CUDA_VISIBLE_DEVICES.");
-    } else if (report.cuda_driver_version < report.cuda_runtime_version) {
+    } else if (report.cuda_driver_version < newest) {
         report.notes.emplace_back(
             "The driver supports CUDA " + format_cuda_version(report.cuda_driver_version) +
-            ", older than the runtime's " + format_cuda_version(report.cuda_runtime_version) +
-            ": kernels may fail to load. Update the driver.");
+            ", older than " + format_cuda_version(newest) +
+            ": minor-version compatibility runs compiled kernels, but PTX newer than the driver "
+            "cannot be JIT-compiled (\"unsupported toolchain\"). Update the driver if a kernel "
+            "fails to load.");
     }
     if (torch::cuda::cudnn_is_available()) {
         try {
@@ -110,9 +132,9 @@ void cuda_reset_peak(int index) {
     c10::cuda::CUDACachingAllocator::resetPeakStats(static_cast<c10::DeviceIndex>(index));
 }
 
-void cuda_empty_cache(int index) {
+void cuda_empty_cache() {
     at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);
-    const c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(index));
+    // No device guard: emptyCache() walks every device's allocator, whichever GPU is current.
     c10::cuda::CUDACachingAllocator::emptyCache();
 }
 
