@@ -54,7 +54,7 @@ cd "$ROOT" || exit 3
 step configure cmake --preset dev -B "$BUILD" -DTorch_DIR="$torch_prefix/Torch" \
   -DTORCHLINGS_CUDA_ARCHITECTURES="$archs" "$@"
 step build cmake --build "$BUILD" -j "$JOBS"
-step tests ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure
+step tests ctest --test-dir "$BUILD" -j "$JOBS" -LE gpu --output-on-failure
 step tests-gpu-label ctest --test-dir "$BUILD" -j 4 -L gpu --output-on-failure
 for lesson in "$BUILD"/bin/lesson_[0-9][0-9]; do
   step "$(basename "$lesson")-cuda" "$lesson" --device cuda

@@ -32,6 +32,21 @@ constexpr const char* kExpected = "expected one of auto, cpu, cuda, cuda:N (N = 
 
 int cuda_count() { return static_cast<int>(torch::cuda::device_count()); }
 
+/// The CUDA ordinal `index` as a device, or a DeviceError naming `text` when this machine has no
+/// such GPU.
+c10::Device checked_cuda_device(std::string_view text, int index) {
+    const int gpus = cuda_count();
+    if (gpus == 0) {
+        throw_absent(text,
+                     "no CUDA GPU is visible to this process (torch::cuda::device_count() == 0)");
+    }
+    if (index >= gpus) {
+        throw_absent(text, "this machine has " + std::to_string(gpus) + " CUDA GPU" +
+                               (gpus == 1 ? "" : "s") + ", numbered from 0");
+    }
+    return c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(index));
+}
+
 }  // namespace
 
 DeviceSpec parse_device_spec(std::string_view text) {
@@ -90,17 +105,7 @@ c10::Device choose_device(std::string_view text) {
         }
         return c10::Device(c10::DeviceType::MPS);
     }
-    const int gpus = cuda_count();
-    if (gpus == 0) {
-        throw_absent(text,
-                     "no CUDA GPU is visible to this process (torch::cuda::device_count() == 0)");
-    }
-    const int index = spec.index.value_or(0);
-    if (index >= gpus) {
-        throw_absent(text, "this machine has " + std::to_string(gpus) + " CUDA GPU" +
-                               (gpus == 1 ? "" : "s") + ", numbered from 0");
-    }
-    return c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(index));
+    return checked_cuda_device(text, spec.index.value_or(0));
 }
 
 void synchronize(const c10::Device& device) {
@@ -116,13 +121,8 @@ void use_device_in_this_thread(const c10::Device& device) {
     if (!device.is_cuda()) {
         return;
     }
-    const int index = device.has_index() ? device.index() : 0;
-    const int gpus = static_cast<int>(torch::cuda::device_count());
-    if (index >= gpus) {
-        throw_absent(device.str(), "this machine has " + std::to_string(gpus) + " CUDA GPU" +
-                                       (gpus == 1 ? "" : "s") + ", numbered from 0");
-    }
-    detail::cuda_make_current(index);
+    const auto checked = checked_cuda_device(device.str(), device.has_index() ? device.index() : 0);
+    detail::cuda_make_current(checked.index());
 }
 
 std::string format_cuda_version(int version) {

@@ -214,8 +214,8 @@ void show_many_devices(const Data& train, const c10::Device& chosen) {
         // Every GPU, outputs gathered onto the chosen one (by default: onto the first, cuda:0).
         const auto out = torch::nn::parallel::data_parallel(model, x, std::nullopt, chosen);
         const auto timing = torchlings::time_on_device(
-            chosen, [&] { torch::nn::parallel::data_parallel(model, x, std::nullopt, chosen); },
-            10, 2);
+            chosen, [&] { torch::nn::parallel::data_parallel(model, x, std::nullopt, chosen); }, 10,
+            2);
         print_field("Across all GPUs", shape(out) + ", max |difference| vs one GPU " +
                                            scientific((out - expected).abs().max().item<double>()) +
                                            ", " + fixed(timing.median_ms, 3) + " ms per call");

@@ -54,8 +54,8 @@ void synchronize(const c10::Device& device);
 /// Makes `device` the current device of the calling thread, context included. A thread you start
 /// has CUDA device 0 *selected* but no context *current* until its first CUDA runtime call, and
 /// LibTorch skips that call when device 0 is asked for (to avoid creating contexts needlessly), so
-/// a guard alone leaves cuBLAS warning "there was no current CUDA context". Call this first in every
-/// thread that runs work on a GPU. A no-op for the CPU and other non-CUDA devices.
+/// a guard alone leaves cuBLAS warning "there was no current CUDA context". Call this first in
+/// every thread that runs work on a GPU. A no-op for the CPU and other non-CUDA devices.
 /// @throws DeviceError if `device` is a CUDA device this machine does not have.
 void use_device_in_this_thread(const c10::Device& device);
 
@@ -78,15 +78,15 @@ struct MachineReport {
     bool torch_built_with_cuda = false;  ///< A CUDA LibTorch (the libraries are there).
     bool project_cuda_kernels = false;   ///< The course's own .cu kernels were compiled.
     int cuda_built_version = 0;          ///< The CUDA LibTorch was compiled for, e.g. 13020.
-    int cuda_runtime_version = 0;        ///< cudaRuntimeGetVersion: the libcudart loaded; 0 if none.
-    int cuda_driver_version = 0;         ///< cudaDriverGetVersion; 0 means no driver.
-    long cudnn_version = 0;              ///< 0 if cuDNN is unavailable.
-    bool cuda_available = false;         ///< torch::cuda::is_available().
-    int cuda_device_count = 0;           ///< Cast from c10::DeviceIndex (a char) before printing.
-    std::vector<GpuInfo> gpus;           ///< One entry per visible GPU.
-    bool mps_available = false;          ///< Apple GPUs (always false on Linux).
-    int cpu_threads = 0;                 ///< at::get_num_threads(): ATen's intra-op threads.
-    std::vector<std::string> notes;      ///< Plain-language reasons, e.g. why CUDA is unavailable.
+    int cuda_runtime_version = 0;    ///< cudaRuntimeGetVersion: the libcudart loaded; 0 if none.
+    int cuda_driver_version = 0;     ///< cudaDriverGetVersion; 0 means no driver.
+    long cudnn_version = 0;          ///< 0 if cuDNN is unavailable.
+    bool cuda_available = false;     ///< torch::cuda::is_available().
+    int cuda_device_count = 0;       ///< Cast from c10::DeviceIndex (a char) before printing.
+    std::vector<GpuInfo> gpus;       ///< One entry per visible GPU.
+    bool mps_available = false;      ///< Apple GPUs (always false on Linux).
+    int cpu_threads = 0;             ///< at::get_num_threads(): ATen's intra-op threads.
+    std::vector<std::string> notes;  ///< Plain-language reasons, e.g. why CUDA is unavailable.
 };
 
 /// Gathers the report. Never throws: a query that fails becomes a note.
