@@ -80,7 +80,8 @@ done
 case " $exercises " in *" read_idx_images "*) ;; *) exercises="$exercises read_idx_images" ;; esac
 lessons=$(ls -d "$ROOT"/lessons/[0-9][0-9]_*/ | sed 's|.*/lessons/\([0-9][0-9]\)_.*|\1|')
 
-targets=""
+# The cheat sheet names LibTorch calls for every supported version: it must compile here too.
+targets="cheatsheet_check"
 for n in $lessons; do targets="$targets lesson_$n"; done
 for id in $exercises; do targets="$targets ex_${id}_solution"; done
 say "building:$targets"
