@@ -204,7 +204,7 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cmake_version\": \"${CMAKE_VERSION}\",
   \"supported\": {
     \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
-    \"cmake\": \"3.25 to 4.x\",
+    \"cmake\": \"${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x\",
     \"gcc\": \"${TORCHLINGS_GCC_OLDEST} or newer\",
     \"clang\": \"${TORCHLINGS_CLANG_OLDEST} or newer (not tested in CI)\",
     \"this_torch\": \"${TORCHLINGS_TORCH_SUPPORT}\"
