@@ -174,6 +174,9 @@ void show_guards(const torchlings::LessonContext& context) {
         const auto t = torch::ones({2}, torch::TensorOptions().device(context.device));
         const c10::OptionalDeviceGuard guard(t.device());
         torchlings::print_field("Guarded by t.device()", current_device(t.device().type()).str());
+        // `with torch.cuda.device(i): torch.randn(...)` makes a CPU tensor all the same: a guard
+        // picks the GPU that an index-less "cuda" means; a factory without a device uses the CPU.
+        torchlings::print_field("randn() inside that guard", torch::randn({3, 4}).device().str());
     }
     const int gpus = static_cast<int>(torch::cuda::device_count());
     const std::string cuda_guard = result_or_error([gpus] {

@@ -251,13 +251,17 @@ void show_pieces(const Data& train) {
                                 ", sharing storage with the original: " +
                                 (replicas[0]->w1.is_alias_of(model->w1) ? "yes" : "no"));
     print_field("Outputs", shape(outputs[0]) + " and " + shape(outputs[1]));
-    // Halves of equal size: the batch's mean loss is the mean of the two shard means.
-    const auto targets = y.chunk(2, 0);
-    const auto loss = (torch::nn::functional::cross_entropy(outputs[0], targets[0]) +
-                       torch::nn::functional::cross_entropy(outputs[1], targets[1])) /
-                      2.0;
+    // What Gather does on the output device: concatenate the replicas' outputs along dim 0, in
+    // batch order (it does not sum them). The loss's mean over the whole batch is the only
+    // averaging: backward() then sums the replicas' gradients, each already scaled by 1/batch.
+    const auto gathered = torch::cat(outputs, 0);
+    const auto direct_output = direct->forward(x);
+    print_field("Gathered outputs",
+                shape(gathered) + ", concatenated; equal to one forward: " +
+                    (torch::allclose(gathered, direct_output) ? "true" : "false"));
+    const auto loss = torch::nn::functional::cross_entropy(gathered, y);
     loss.backward();
-    torch::nn::functional::cross_entropy(direct->forward(x), y).backward();
+    torch::nn::functional::cross_entropy(direct_output, y).backward();
     double worst = 0.0;
     for (std::size_t i = 0; i < model->parameters().size(); ++i) {
         worst = std::max(worst, (model->parameters()[i].grad() - direct->parameters()[i].grad())
@@ -277,6 +281,7 @@ void show_pieces(const Data& train) {
     (void)train;
     print_field("Replicas", "not compiled: this LibTorch has no CUDA headers");
     print_field("Outputs", "not run");
+    print_field("Gathered outputs", "not run");
     print_field("Original's gradient", "not run");
     print_field("Copied on every call", "not run");
 #endif
