@@ -168,10 +168,15 @@ class StateLock {
         path += ".lock";
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) {
+            const int number = errno;
+            const std::string folder = state.parent_path().string();
             throw EnvironmentError(
                 "cannot save progress to " + state.string() + ": cannot create " + path.string() +
-                    ": " + std::strerror(errno),
-                "make the folder writable: chmod u+w " + state.parent_path().string());
+                    ": " + std::strerror(number),
+                number == ENOTDIR ? "a file is in the way of the folder " + folder +
+                                        ": move it (mv " + folder + " " + folder + ".old)"
+                : number == ENOSPC ? "free some disk space (df -h " + folder + ")"
+                                   : "make the folder writable: chmod u+w " + folder);
         }
         while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
         }
