@@ -134,6 +134,10 @@ Parsed parse_state(const std::string& text) {
         } else if (hints.is_number_integer() && hints.get<long long>() > 0) {
             state.hints_revealed =
                 static_cast<int>(std::min<long long>(hints.get<long long>(), kMaxHints));
+        } else if (hints.is_number_float() && hints.get<double>() >= 1.0) {
+            // Too large for any integer type, or written with a fraction.
+            state.hints_revealed =
+                static_cast<int>(std::min(hints.get<double>(), static_cast<double>(kMaxHints)));
         }
         if (!old_format) {
             state.status = parse_status(string_field(entry, "status"));

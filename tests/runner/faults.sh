@@ -270,7 +270,7 @@ case $case_name in
     [ -d "$STATE.corrupt/inside" ] || fail "the folder was not set aside"
     ;;
   hints_overflow)
-    for count in 2147483647 99999999999999999999 -5; do
+    for count in 2147483647 18446744073709551615 99999999999999999999 -5; do
       printf '{"format_version": 2, "exercises": {"fx_pass": {"status": "failing", "hints_revealed": %s}}}\n' \
         "$count" >"$STATE"
       run hint fx_pass
