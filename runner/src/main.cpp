@@ -315,8 +315,15 @@ int main(int argc, char** argv) {
         } else if (number == ENOSPC || number == EDQUOT) {
             std::cerr << "fix:   free some disk space (df -h " << folder.string() << ")\n";
         } else if (number == ENOTDIR || number == EEXIST || number == EISDIR) {
-            std::cerr << "fix:   a file or folder is in the way; move it: mv " << path.string()
-                      << " " << path.string() << ".old\n";
+            // The nearest part of the path that exists: the file (or folder) in the way.
+            fs::path blocker = path;
+            std::error_code ignored;
+            while (blocker.has_parent_path() && blocker != blocker.parent_path() &&
+                   !fs::exists(blocker, ignored)) {
+                blocker = blocker.parent_path();
+            }
+            std::cerr << "fix:   a file or folder is in the way; move it: mv " << blocker.string()
+                      << " " << blocker.string() << ".old\n";
         }
         return static_cast<int>(ExitCode::kEnvironment);
     } catch (const Interrupted&) {
