@@ -249,8 +249,16 @@ class Watchdog {
         if (pid_ <= 0) {
             return;
         }
+        // A watchdog that already acted (the runner was stopped past the limit) has closed its
+        // end: the write must fail with EPIPE, not kill the runner with SIGPIPE.
+        struct sigaction ignore {};
+        struct sigaction previous {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGPIPE, &ignore, &previous);
         const char done = 'D';
         [[maybe_unused]] const ssize_t written = ::write(lifeline_, &done, 1);
+        sigaction(SIGPIPE, &previous, nullptr);
         ::close(lifeline_);
         int ignored = 0;
         waitpid(pid_, &ignored, 0);
@@ -381,6 +389,11 @@ int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
         }
         if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
             reaped = true;
+            // Killed while the runner itself was stopped past the limit: the watchdog did it.
+            if (spec.timeout && !result.timed_out && Clock::now() >= deadline &&
+                WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+                result.timed_out = true;
+            }
             // Whatever the child left running in its group would keep the pipe open: stop it.
             kill(-pid, SIGKILL);
             if (!drain_until) {

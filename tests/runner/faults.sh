@@ -218,6 +218,7 @@ case $case_name in
   runner_stopped)
     spin_then STOP
     [ "$rc" = 1 ] || fail "the runner's exit code is $rc, expected 1 (stopped at the limit)"
+    expect "Stopped after 8 s"
     ;;
 
   # --- Progress -------------------------------------------------------------------------------
