@@ -36,6 +36,11 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
     std::ostream& out = context.out();
     switch (result.status) {
         case CaseStatus::kPassed:
+            if (run.verdict == Verdict::kContradicted) {
+                out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
+                    << style.dim(" (reported passed; not trusted)") << "\n";
+                return;
+            }
             out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
             return;
         case CaseStatus::kSkipped:
@@ -89,8 +94,7 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
         return;
     }
     const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = running != nullptr ? " while running \"" + running->name + "\""
-                                                 : " before any test case started";
+    const std::string where = stop_where(run);
     std::ostream& out = context.out();
     out << "\n" << context.style().bad(stop->headline) << where << ".\n  " << stop->detail << "\n";
     if (const std::string site = crash_site(context, running); !site.empty()) {
@@ -112,6 +116,11 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     context.out() << "\n";
     if (run.verdict == Verdict::kPassed) {
         context.out() << style.good(summary + ". Done!") << "\n";
+    } else if (run.verdict == Verdict::kContradicted) {
+        context.out() << style.bad(exercise.id + ": not passed (the exit status, " +
+                                   std::to_string(run.process.exit_code) +
+                                   ", contradicts the report)")
+                      << "\n";
     } else if (run.verdict == Verdict::kAllSkipped) {
         context.out() << style.warn(exercise.id + ": every test was skipped (" +
                                     std::to_string(skipped) + " of " + std::to_string(total) +
@@ -263,6 +272,15 @@ FailureText describe_failure(const Context& context, const std::string& learner_
     return text;
 }
 
+std::string stop_where(const TestProgramRun& run) {
+    if (run.verdict == Verdict::kContradicted) {
+        return {};
+    }
+    const TestCaseResult* running = run.events.interrupted_case();
+    return running != nullptr ? " while running \"" + running->name + "\""
+                              : " before any test case started";
+}
+
 std::optional<StopText> stop_text(const TestProgramRun& run) {
     switch (run.verdict) {
         case Verdict::kCrashed:
@@ -280,6 +298,22 @@ std::optional<StopText> stop_text(const TestProgramRun& run) {
             return StopText{
                 "The test program exited with status " + std::to_string(run.process.exit_code),
                 "Code under test must return or throw, never call exit().", "exit"};
+        case Verdict::kExitedBeforeTests:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code),
+                "It ends even when only asked to list its tests, so code that runs before main() "
+                "ended it: look in your file for a global variable whose initializer, or a "
+                "static object whose constructor, calls exit(), abort() or a function that does. "
+                "Move that code into the functions the tests call.",
+                "exit-before-main"};
+        case Verdict::kContradicted:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code) +
+                    " although its report says no test failed",
+                "A pass counts only when the report and the exit status agree. Code that ran after "
+                "the tests (an atexit() handler, a global object's destructor, exit() with "
+                "another status) changed the outcome: remove it from your file.",
+                "contradicted"};
         default:
             return std::nullopt;
     }
@@ -329,6 +363,13 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
     const Course& course = context.course();
     const fs::path learner = course.learner_file(exercise);
     std::error_code error;
+    if (fs::is_directory(learner, error)) {
+        throw EnvironmentError("The exercise file " + context.show(learner) +
+                                   " is a folder, not a file, so there is nothing to build.",
+                               "mv " + context.show(learner) + " " + context.show(learner) +
+                                   ".folder && " + std::string(kCommand) + " reset --yes " +
+                                   exercise.id + "   (keeps the folder, restores the stub)");
+    }
     if (!fs::exists(learner, error)) {
         throw EnvironmentError("The exercise file " + context.show(learner) + " is missing.",
                                std::string(kCommand) + " reset " + exercise.id);
@@ -399,7 +440,21 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
         if (overall) {
             context.out() << "\n";
         }
-        outcomes.push_back(check_exercise(context, *exercise));
+        try {
+            outcomes.push_back(check_exercise(context, *exercise));
+        } catch (const EnvironmentError& problem) {
+            // One exercise that cannot be checked stops neither the others nor the reports.
+            context.out() << context.style().bad(exercise->id + ": cannot be checked") << "\n";
+            context.err() << "error: " << problem.what() << "\n";
+            if (!problem.fix().empty()) {
+                context.err() << "fix:   " << problem.fix() << "\n";
+            }
+            CheckOutcome outcome;
+            outcome.exercise = exercise;
+            outcome.code = ExitCode::kEnvironment;
+            outcome.problem = problem;
+            outcomes.push_back(std::move(outcome));
+        }
         const ExitCode code = outcomes.back().code;
         done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;

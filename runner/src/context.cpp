@@ -54,6 +54,9 @@ void Context::save_state() {
         state().save();
     } catch (const EnvironmentError& error) {
         *err_ << style_.warn("warning: ") << error.what() << " (your progress was not recorded)\n";
+        if (!error.fix().empty()) {
+            *err_ << "fix:   " << error.fix() << "\n";
+        }
     }
 }
 

@@ -150,6 +150,9 @@ Verdict classify(const ProcessResult& process, const TestRun& events) {
     if (events.first_failure() != nullptr) {
         return Verdict::kFailed;
     }
+    if (process.exit_code != 0) {
+        return Verdict::kContradicted;  // a pass needs the exit status to agree
+    }
     if (events.count(CaseStatus::kPassed) == 0) {
         return Verdict::kAllSkipped;
     }
@@ -164,29 +167,27 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise) {
             "The test program " + context.show(program) + " does not exist.",
             "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
     }
-    // Events go to a file, not stdout: whatever the learner's code prints cannot garble them.
-    const fs::path events_path =
-        context.build_dir() / "logs" / ("ex_" + exercise.id + ".events.jsonl");
-    fs::create_directories(events_path.parent_path(), error);
-    fs::remove(events_path, error);
-
+    // Events come through a pipe of this run's own, not stdout (whatever the learner's code
+    // prints cannot garble them) and not a file (no other run can read them, and nothing can
+    // rewrite them once the tests have ended).
     TestProgramRun run;
     run.timeout_s = exercise.timeout_s;
-    ProcessSpec spec{{program.string(), "--reporter", "torchlings", "--out", events_path.string()},
+    ProcessSpec spec{{program.string(), "--reporter", "torchlings"},
                      context.root(),
                      OutputMode::kCapture,
                      std::chrono::seconds(exercise.timeout_s),
-                     kTestOutputLimit};
+                     kTestOutputLimit,
+                     /*events_pipe=*/true};
     run.process = run_process(spec);
-    std::string events_text;
-    if (fs::exists(events_path, error)) {
-        events_text = read_file(events_path);
-    }
-    run.events = parse_test_events(events_text);
+    run.events = parse_test_events(run.process.events);
     run.verdict = classify(run.process, run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
-        run.verdict == Verdict::kExitedEarly) {
+        run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
         run.all_cases = list_cases(program, context.root());
+    }
+    // Silent even when only listing its tests, and ended by itself: it never reaches main().
+    if (run.verdict == Verdict::kNoReport && run.all_cases.empty() && run.process.exit_code >= 0) {
+        run.verdict = Verdict::kExitedBeforeTests;
     }
     return run;
 }

@@ -3,6 +3,9 @@
 /// verb, and turns its outcome (or exception) into the exit code. The only place that does.
 #include <unistd.h>
 
+#include <cerrno>
+#include <optional>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
@@ -171,6 +174,64 @@ std::vector<Verb> verbs(Options& o) {
 }
 
 /// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
+/// A verb's option given before the verb (`torchlings --device cpu run 01`), said plainly with the
+/// command line that works; nothing when the command line has no such mistake.
+std::optional<std::string> misplaced_option(int argc, char** argv, const std::vector<Verb>& table) {
+    const auto is_verb = [&](std::string_view word) {
+        return std::any_of(table.begin(), table.end(),
+                           [&](const Verb& v) { return word == v.name; });
+    };
+    const auto is_global = [](std::string_view word) {
+        for (std::string_view name : {"--root", "--build-dir", "--state", "--color"}) {
+            if (word == name || word.rfind(std::string(name) + "=", 0) == 0) {
+                return true;
+            }
+        }
+        return word == "-h" || word == "--help";
+    };
+    std::vector<std::string> before;
+    std::vector<std::string> moved;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (is_verb(word)) {
+            break;
+        }
+        if (is_global(word)) {
+            before.emplace_back(word);
+            if (word.find('=') == std::string_view::npos && word != "-h" && word != "--help" &&
+                i + 1 < argc) {
+                before.emplace_back(argv[++i]);
+            }
+            continue;
+        }
+        if (word.empty() || word.front() != '-') {
+            return std::nullopt;  // not a verb and not an option: CLI11 says so
+        }
+        moved.emplace_back(word);
+        if (word.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-' &&
+            !is_verb(argv[i + 1])) {
+            moved.emplace_back(argv[++i]);
+        }
+    }
+    if (moved.empty() || i >= argc) {
+        return std::nullopt;
+    }
+    std::vector<std::string> fixed;
+    for (int j = i; j < argc; ++j) {
+        fixed.emplace_back(argv[j]);
+    }
+    // Before a "--" (arguments for the lesson), so that the option stays the runner's.
+    const auto dashes = std::find(fixed.begin(), fixed.end(), "--");
+    fixed.insert(dashes, moved.begin(), moved.end());
+    std::string line = std::string(kCommand);
+    for (const std::string& word : fixed) {
+        line += " " + word;
+    }
+    return moved.front() + " is an option of `" + std::string(argv[i]) +
+           "`, so it goes after the verb:\n  " + line;
+}
+
 bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
 
 }  // namespace
@@ -204,6 +265,10 @@ int main(int argc, char** argv) {
         verb.declare_options(*command);
     }
 
+    if (const std::optional<std::string> problem = misplaced_option(argc, argv, table)) {
+        std::cerr << *problem << "\n";
+        return static_cast<int>(ExitCode::kUsage);
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -236,6 +301,29 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << error.what() << "\n";
         if (!error.fix().empty()) {
             std::cerr << "fix:   " << error.fix() << "\n";
+        }
+        return static_cast<int>(ExitCode::kEnvironment);
+    } catch (const fs::filesystem_error& error) {
+        // A folder or file the runner needs cannot be written or read: say which, and why.
+        const fs::path& path = error.path1();
+        std::cerr << "error: cannot use " << (path.empty() ? std::string("a file") : path.string())
+                  << ": " << error.code().message() << "\n";
+        const int number = error.code().value();
+        const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        if (number == EACCES || number == EPERM || number == EROFS) {
+            std::cerr << "fix:   make it writable: chmod -R u+w " << folder.string() << "\n";
+        } else if (number == ENOSPC || number == EDQUOT) {
+            std::cerr << "fix:   free some disk space (df -h " << folder.string() << ")\n";
+        } else if (number == ENOTDIR || number == EEXIST || number == EISDIR) {
+            // The nearest part of the path that exists: the file (or folder) in the way.
+            fs::path blocker = path;
+            std::error_code ignored;
+            while (blocker.has_parent_path() && blocker != blocker.parent_path() &&
+                   !fs::exists(blocker, ignored)) {
+                blocker = blocker.parent_path();
+            }
+            std::cerr << "fix:   a file or folder is in the way; move it: mv " << blocker.string()
+                      << " " << blocker.string() << ".old\n";
         }
         return static_cast<int>(ExitCode::kEnvironment);
     } catch (const Interrupted&) {

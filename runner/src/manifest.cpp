@@ -3,9 +3,11 @@
 /// `pristine` verb.
 #include "tl_runner/manifest.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <system_error>
 
 #include "tl_runner/commands.h"
@@ -23,6 +25,43 @@ constexpr int kManifestFormatVersion = 1;
 /// Set by a class's workflow to the manifest's own SHA-256, which `export` prints, so that an
 /// edited manifest is refused as well as an edited test.
 constexpr const char* kManifestDigestVariable = "TORCHLINGS_MANIFEST_SHA256";
+
+/// Files of a learner copy that the manifest does not list but that cannot change how a test
+/// compiles: Markdown, notebooks, the learners' exercise files, and what lies in hidden folders
+/// (.git, .torchlings) and build folders.
+std::vector<std::string> unlisted_files(const Context& context, const HashList& listed) {
+    std::set<std::string> learner_files;
+    for (const Exercise& exercise : context.course().exercises()) {
+        learner_files.insert(
+            fs::relative(context.course().learner_file(exercise), context.root()).generic_string());
+    }
+    std::vector<std::string> found;
+    std::error_code error;
+    fs::recursive_directory_iterator walk(context.root(),
+                                          fs::directory_options::skip_permission_denied, error);
+    for (; !error && walk != fs::recursive_directory_iterator(); walk.increment(error)) {
+        const fs::path& path = walk->path();
+        const std::string name = path.filename().string();
+        if (walk->is_directory(error) && !walk->is_symlink(error)) {
+            if ((!name.empty() && name.front() == '.') ||
+                (walk.depth() == 0 && name.rfind("build", 0) == 0) ||
+                fs::exists(path / "CMakeCache.txt", error)) {
+                walk.disable_recursion_pending();
+            }
+            continue;
+        }
+        const std::string relative = fs::relative(path, context.root()).generic_string();
+        const std::string extension = path.extension().string();
+        if (listed.contains(relative) || learner_files.contains(relative) ||
+            relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
+            (!name.empty() && name.front() == '.')) {
+            continue;
+        }
+        found.push_back(relative);
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+}
 
 }  // namespace
 
@@ -92,6 +131,12 @@ ExitCode verify_tests(Context& context) {
         } else if (sha256_file_or_empty(file) != hash) {
             problems.push_back(path + " was edited");
         }
+    }
+    for (const std::string& extra : unlisted_files(context, expected)) {
+        problems.push_back(extra +
+                           " is not in the class's copy (a file the manifest does not list, such "
+                           "as a header named like the course's, could change how the tests "
+                           "compile): remove it");
     }
     if (!problems.empty()) {
         out << style.bad("verify-tests: " + std::to_string(problems.size()) + " of " +

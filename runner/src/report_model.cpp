@@ -295,8 +295,7 @@ std::string continue_sentence(std::string text) {
 /// The verdict of a run as a whole: status, and for an error its message, summary and type.
 void describe_verdict(const Context& context, const TestProgramRun& run, ExerciseReport& report) {
     const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = running != nullptr ? " while running \"" + running->name + "\""
-                                                 : " before any test case started";
+    const std::string where = stop_where(run);
     report.status = Status::kError;
     report.error_outside_cases = true;
     switch (run.verdict) {
@@ -316,7 +315,9 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
             break;
         case Verdict::kCrashed:
         case Verdict::kTimedOut:
-        case Verdict::kExitedEarly: {
+        case Verdict::kExitedEarly:
+        case Verdict::kExitedBeforeTests:
+        case Verdict::kContradicted: {
             const StopText stop = *stop_text(run);
             std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
             const std::string site = crash_site(context, running);
@@ -353,6 +354,18 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
     report.exercise = &exercise;
     report.test_file = sources.test_file(exercise);
     report.seconds = outcome.build.seconds;
+    if (outcome.problem) {
+        report.status = Status::kError;
+        report.error_outside_cases = true;
+        report.message = outcome.problem->what();
+        if (!outcome.problem->fix().empty()) {
+            report.message += "\nFix: " + outcome.problem->fix();
+        }
+        const std::string what = outcome.problem->what();
+        report.summary = what.substr(0, what.find('\n'));
+        report.type = "environment";
+        return report;
+    }
     if (!outcome.run) {
         report.status = Status::kError;
         report.build_failed = true;
@@ -381,7 +394,13 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
             item.code = declared->code;
             item.line = declared->line;
         }
-        if (result.status != CaseStatus::kPassed) {
+        if (result.status == CaseStatus::kPassed && run.verdict == Verdict::kContradicted) {
+            // Reported passed, but the exit status disagrees: no point for it.
+            item.status = Status::kError;
+            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
+            item.summary = "not counted: the exit status contradicts the report";
+            item.type = "contradicted";
+        } else if (result.status != CaseStatus::kPassed) {
             describe_failed_case(context, learner_file, run, result, item);
             if (item.failure_line > 0 && item.failure_file == report.test_file) {
                 item.line = item.failure_line;

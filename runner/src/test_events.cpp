@@ -119,6 +119,13 @@ TestRun parse_test_events(std::string_view json_lines) {
             ++run.unreadable_lines;
             continue;
         }
+        // One report, from its run_start to its run_end: lines before or after it (written by
+        // other code of the program through a copy of the descriptor) are not part of it.
+        const bool is_start = string_field(event, "event") == "run_start";
+        if (run.finished || (!run.started && !is_start) || (run.started && is_start)) {
+            ++run.ignored_events;
+            continue;
+        }
         apply_event(run, event);
     }
     return run;

@@ -2,6 +2,9 @@
 /// @brief String and path helpers.
 #include "tl_runner/text.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -161,11 +164,39 @@ void write_file(const fs::path& path, std::string_view content) {
     if (path.has_parent_path()) {
         fs::create_directories(path.parent_path(), error);
     }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-        throw EnvironmentError("cannot write " + path.string() + ": " + std::strerror(errno));
+    // POSIX calls, so that the message names the real cause (errno), never "Success".
+    const auto fail = [&](int number) {
+        std::string fix;
+        if (number == EACCES || number == EPERM || number == EROFS) {
+            fix = "make it writable: chmod u+w " +
+                  (path.has_parent_path() ? path.parent_path().string() : std::string("."));
+        } else if (number == ENOSPC || number == EDQUOT) {
+            fix = "free some disk space (df -h " +
+                  (path.has_parent_path() ? path.parent_path().string() : std::string(".")) + ")";
+        } else if (number == EISDIR) {
+            fix = "move the folder " + path.string() + " out of the way";
+        }
+        throw EnvironmentError("cannot write " + path.string() + ": " + std::strerror(number), fix);
+    };
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fail(errno);
+    }
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t count = ::write(fd, content.data() + done, content.size() - done);
+        if (count < 0 && errno == EINTR) {
+            continue;
+        }
+        if (count <= 0) {
+            const int number = count < 0 ? errno : ENOSPC;
+            ::close(fd);
+            fail(number);
+        }
+        done += static_cast<std::size_t>(count);
+    }
+    if (::close(fd) != 0) {
+        fail(errno);
     }
 }
 

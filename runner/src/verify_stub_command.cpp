@@ -58,6 +58,12 @@ std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgr
                     std::to_string(run.process.exit_code) + "); is it a torchlings test program?"};
         case Verdict::kNoTests:
             return {"the test program has no test cases"};
+        case Verdict::kExitedBeforeTests:
+            return {"the test program exits before its tests start (exit status " +
+                    std::to_string(run.process.exit_code) + ")"};
+        case Verdict::kContradicted:
+            return {"the test program's exit status (" + std::to_string(run.process.exit_code) +
+                    ") contradicts its report"};
         default:
             break;
     }

@@ -20,12 +20,21 @@
 /// process dies). For an exception or crash outside any check, "macro" is "" with the line of
 /// the last check that finished, or "TEST_CASE" with the test case's own line when no check
 /// had finished yet (Catch2 v2 records a check's location only once it completes).
+/// Run by the runner, the events go instead to a pipe it passes as an open descriptor named by
+/// TORCHLINGS_EVENTS_FD (no path that code in the program could reopen); main() closes it when
+/// the tests end, before exit handlers and destructors of globals run, and the runner accepts a
+/// pass only when the exit status agrees with these events.
 /// A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is "skipped". The default
 /// reporter stays Catch2's console reporter, which CTest uses.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -40,6 +49,40 @@ using json = nlohmann::ordered_json;
 
 constexpr std::string_view kSkipPrefix = TL_SKIP_PREFIX;
 constexpr std::string_view kTodoPrefix = "TODO:";
+
+/// The runner's events pipe (TORCHLINGS_EVENTS_FD), or -1: events go to Catch's stream.
+int g_events_fd = -1;
+
+/// Takes the events descriptor out of the environment, so that nothing started later sees it.
+void take_events_fd() {
+    const char* text = std::getenv("TORCHLINGS_EVENTS_FD");
+    if (text == nullptr) {
+        return;
+    }
+    char* end = nullptr;
+    const long fd = std::strtol(text, &end, 10);
+    unsetenv("TORCHLINGS_EVENTS_FD");
+    if (end != text && *end == '\0' && fd >= 0 && fd < 1024 &&
+        fcntl(static_cast<int>(fd), F_GETFD) >= 0) {
+        g_events_fd = static_cast<int>(fd);
+        fcntl(g_events_fd, F_SETFD, FD_CLOEXEC);
+    }
+}
+
+/// Writes the whole line to the events pipe.
+void write_events(const std::string& line) {
+    std::size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t count = ::write(g_events_fd, line.data() + done, line.size() - done);
+        if (count < 0 && errno == EINTR) {
+            continue;
+        }
+        if (count <= 0) {
+            return;
+        }
+        done += static_cast<std::size_t>(count);
+    }
+}
 
 /// What made an assertion fail, in the reporter's words.
 const char* failure_kind(const Catch::AssertionResult& result) {
@@ -148,7 +191,12 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
     /// One line per event, flushed, so that a crash leaves every earlier line intact.
     void emit(const json& event) {
         // Expanded values may hold arbitrary bytes; replace invalid UTF-8 rather than throw.
-        stream << event.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        const std::string line = event.dump(-1, ' ', false, json::error_handler_t::replace) + '\n';
+        if (g_events_fd >= 0) {
+            write_events(line);
+            return;
+        }
+        stream << line;
         stream.flush();
     }
 
@@ -163,5 +211,14 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
 
 CATCH_REGISTER_REPORTER("torchlings", TorchlingsReporter)
 
-/// Catch2's own runner; only the reporter above is added.
-int main(int argc, char* argv[]) { return Catch::Session().run(argc, argv); }
+/// Catch2's own runner; only the reporter above is added, and the events pipe is closed as soon
+/// as the tests end.
+int main(int argc, char* argv[]) {
+    take_events_fd();
+    const int failures = Catch::Session().run(argc, argv);
+    if (g_events_fd >= 0) {
+        ::close(g_events_fd);
+        g_events_fd = -1;
+    }
+    return failures;
+}

@@ -23,6 +23,9 @@ struct CheckOutcome {
     BuildResult build;                                  ///< the build of ex_<id>
     std::optional<CompilerError> compile_error;         ///< the error shown, when the build failed
     std::optional<TestProgramRun> run;                  ///< the test run, when the build succeeded
+    /// Why the exercise could not be checked at all (its file missing, no test program, ...),
+    /// with the command that fixes it; then neither build nor run says anything.
+    std::optional<EnvironmentError> problem;
 };
 
 /// Builds the exercise, runs its tests, explains the outcome on context.out(), and records it
@@ -61,8 +64,12 @@ struct StopText {
     std::string detail;
     std::string type;
 };
-/// The StopText of a crashed, timed-out or early-exited run; nothing for any other verdict.
+/// The StopText of a crashed, timed-out or early-exited run, or of one whose exit status
+/// contradicts its report; nothing for any other verdict.
 [[nodiscard]] std::optional<StopText> stop_text(const TestProgramRun& run);
+/// Where the run stopped, to follow the headline: " while running \"case\"", " before any test
+/// case started", or nothing (a contradicted run stopped nowhere).
+[[nodiscard]] std::string stop_where(const TestProgramRun& run);
 
 /// "It happened in CHECK( ... ) at file:line." when Catch2 caught the fatal signal in the
 /// running case; else empty.

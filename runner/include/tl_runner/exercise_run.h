@@ -46,6 +46,13 @@ enum class Verdict {
     kExitedEarly,  ///< the program exited in the middle of the run (exit() in a test)
     kNoTests,      ///< the program ran no test case
     kNoReport,     ///< the program printed no events (not a torchlings test program?)
+    /// The report says every case passed (or was skipped) but the program's exit status is not 0:
+    /// something changed the outcome after the tests (an exit handler, a global's destructor).
+    /// Never a pass: the events and the exit status must agree.
+    kContradicted,
+    /// The program ended by itself before any test started, and ends so even when only asked to
+    /// list its tests: code that runs before main() (a global's initializer) ended it.
+    kExitedBeforeTests,
 };
 
 /// The outcome of one run of an exercise's test program.
@@ -63,7 +70,8 @@ struct TestProgramRun {
 [[nodiscard]] Verdict classify(const ProcessResult& process, const TestRun& events);
 
 /// Runs `<build>/bin/ex_<id> --reporter torchlings` in the course root under the exercise's
-/// time limit. Throws EnvironmentError when the program does not exist.
+/// time limit, reading its events from a pipe of its own (so concurrent runs never mix). Throws
+/// EnvironmentError when the program does not exist.
 [[nodiscard]] TestProgramRun run_test_program(Context& context, const Exercise& exercise);
 
 /// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails

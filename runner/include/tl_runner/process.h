@@ -28,7 +28,17 @@ struct ProcessSpec {
     /// Keep at most this many bytes of output, the most recent ones (0: keep everything), so
     /// that a program printing in an endless loop cannot exhaust memory.
     std::size_t output_limit = 0;
+    /// Capture mode: also give the child the write end of a second pipe, as file descriptor
+    /// kEventsFd, and name it in the environment (TORCHLINGS_EVENTS_FD); what the child writes
+    /// there ends up in ProcessResult::events. No path to it exists on the command line or on
+    /// disk, so no other run can read it and no file can be rewritten after the run.
+    bool events_pipe = false;
 };
+
+/// The descriptor number of the events pipe in the child (see ProcessSpec::events_pipe).
+inline constexpr int kEventsFd = 3;
+/// The environment variable that names it.
+inline constexpr const char* kEventsFdVariable = "TORCHLINGS_EVENTS_FD";
 
 /// How a child ended.
 struct ProcessResult {
@@ -37,6 +47,7 @@ struct ProcessResult {
     bool timed_out = false;         ///< the runner stopped it when the time limit ran out
     std::string output;             ///< stdout and stderr interleaved (capture mode)
     bool output_truncated = false;  ///< the start of the output was dropped (output_limit)
+    std::string events;             ///< what the child wrote to the events pipe (events_pipe)
     double seconds = 0.0;           ///< wall-clock time from start to end
 
     /// True when the child exited by itself with status 0.
@@ -50,8 +61,12 @@ struct ProcessResult {
     return spec;
 }
 
-/// Runs a child to completion. Throws EnvironmentError when the program cannot be started
-/// (e.g. not found), and Interrupted after stopping the child when the user presses Ctrl-C.
+/// Runs a child to completion. In capture mode the child leads its own process group, which is
+/// killed (SIGKILL) at the time limit, when the child ends, and, through a watchdog process,
+/// when the runner itself dies (even by SIGKILL) or stays stopped past the limit; output still
+/// held open by a process that left the group is read until the limit at most. Throws
+/// EnvironmentError when the program cannot be started (e.g. not found), and Interrupted after
+/// stopping the child when the user presses Ctrl-C.
 ProcessResult run_process(const ProcessSpec& spec);
 
 /// The conventional name of a signal: "SIGSEGV", "SIGABRT", ...; "signal N" when unknown.

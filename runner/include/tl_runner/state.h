@@ -45,9 +45,9 @@ struct ExerciseState {
 /// The whole state file.
 class StateFile {
   public:
-    /// Reads the file. A missing file is an empty state. A corrupt or unknown-format file also
-    /// gives an empty state: it is moved aside to `<file>.corrupt` and warning() says so.
-    /// Never throws.
+    /// Reads the file. A missing file is an empty state. A corrupt or unknown-format file (of any
+    /// size or nesting depth; a folder too) also gives an empty state: it is moved aside to
+    /// `<file>.corrupt` and warning() says so. Never throws.
     static StateFile load(const std::filesystem::path& path);
 
     /// The state of one exercise (default values when it has none).
@@ -64,8 +64,11 @@ class StateFile {
     [[nodiscard]] const std::string& current() const { return current_; }
     void set_current(std::string id) { current_ = std::move(id); }
 
-    /// Writes the file atomically (a temporary file renamed over it). Throws EnvironmentError.
-    void save() const;
+    /// Writes the file atomically (a temporary file renamed over it), under a lock on
+    /// `<file>.lock`, merged field by field with what the file holds now: only the fields this
+    /// object changed since it was read replace the file's (hints only ever grow). Afterwards
+    /// this object holds the merged state. Throws EnvironmentError.
+    void save();
 
     /// Why the file on disk could not be used; empty when it was fine or absent.
     [[nodiscard]] const std::string& warning() const { return warning_; }
@@ -80,6 +83,9 @@ class StateFile {
     std::map<std::string, ExerciseState, std::less<>> exercises_;
     std::string current_;
     std::string warning_;
+    /// The state as read (or last saved): what save() compares with to know what changed.
+    std::map<std::string, ExerciseState, std::less<>> loaded_;
+    std::string loaded_current_;
 };
 
 }  // namespace torchlings::runner

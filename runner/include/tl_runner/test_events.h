@@ -53,6 +53,9 @@ struct TestRun {
     bool finished = false;  ///< a run_end event was read
     std::vector<TestCaseResult> cases;
     int unreadable_lines = 0;  ///< lines that were not JSON events (a truncated last line is one)
+    /// Events outside the report, before its run_start or after its run_end (written by other
+    /// code of the program): never part of the results.
+    int ignored_events = 0;
 
     /// The case that was running when the output stopped (the last unfinished one, or the one
     /// with a crash failure), or nullptr.

@@ -70,6 +70,17 @@ TEST_CASE("classify: how the process ended comes first, then what it reported") 
     stopped.timed_out = true;
     stopped.signal = SIGKILL;
     CHECK(tl::classify(stopped, cut) == tl::Verdict::kTimedOut);
+    // A pass needs the exit status to agree with the report.
+    tl::ProcessResult exited_seven;
+    exited_seven.exit_code = 7;
+    CHECK(tl::classify(exited_seven, passed) == tl::Verdict::kContradicted);
+    CHECK(tl::classify(exited_seven, finished_run({make_case("b", tl::CaseStatus::kSkipped)})) ==
+          tl::Verdict::kContradicted);
+    tl::ProcessResult exited_zero_with_failure;
+    exited_zero_with_failure.exit_code = 0;
+    CHECK(tl::classify(exited_zero_with_failure,
+                       finished_run({make_case("a", tl::CaseStatus::kFailed)})) ==
+          tl::Verdict::kFailed);
 }
 
 TEST_CASE("stub check: every case must fail by assertion, exception or TODO") {

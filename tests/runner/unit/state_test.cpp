@@ -127,3 +127,39 @@ TEST_CASE("the current exercise and a forgotten check survive a save") {
     CHECK(loaded.get("a").source_sha256.empty());
     CHECK(loaded.get("a").hints_revealed == 1);
 }
+
+TEST_CASE("a save writes only the fields this process changed onto the file as it is now") {
+    const tl::testing::TempDir dir;
+    const fs::path path = dir.path() / "state.json";
+    tl::StateFile checker = tl::StateFile::load(path);  // a long check starts
+    tl::StateFile hinter = tl::StateFile::load(path);   // a hint is given meanwhile
+    hinter.at("a").hints_revealed = 2;
+    hinter.set_current("a");
+    hinter.save();
+    checker.record_check("a", tl::ExerciseStatus::kDone, "ff");
+    checker.save();
+    const tl::StateFile loaded = tl::StateFile::load(path);
+    CHECK(loaded.get("a").status == tl::ExerciseStatus::kDone);
+    CHECK(loaded.get("a").source_sha256 == "ff");
+    CHECK(loaded.get("a").hints_revealed == 2);
+    CHECK(loaded.current() == "a");
+    CHECK(checker.get("a").hints_revealed == 2);  // the saver now holds the merged state
+}
+
+TEST_CASE("a state file of any depth, size or count is read without crashing") {
+    const tl::testing::TempDir dir;
+    const fs::path deep = dir.write("deep.json", std::string(100000, '['));
+    const tl::StateFile from_deep = tl::StateFile::load(deep);
+    CHECK_THAT(from_deep.warning(), Catch::Contains("nests more than"));
+    CHECK(fs::exists(dir.path() / "deep.json.corrupt"));
+
+    const fs::path counts = dir.write(
+        "counts.json",
+        R"({"format_version": 2, "exercises": {"a": {"hints_revealed": 99999999999999999999},
+        "b": {"hints_revealed": 2147483648}, "c": {"hints_revealed": -3}}})");
+    const tl::StateFile from_counts = tl::StateFile::load(counts);
+    CHECK(from_counts.warning().empty());
+    CHECK(from_counts.get("a").hints_revealed == 1000);
+    CHECK(from_counts.get("b").hints_revealed == 1000);
+    CHECK(from_counts.get("c").hints_revealed == 0);
+}

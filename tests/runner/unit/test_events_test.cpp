@@ -92,6 +92,22 @@ TEST_CASE("empty output, garbage and unknown events are survivable") {
     CHECK(noisy.unreadable_lines == 2);
 }
 
+TEST_CASE("only the first report counts: events before its start or after its end are ignored") {
+    const tl::TestRun run = tl::parse_test_events(
+        "{\"event\":\"case_start\",\"name\":\"early\",\"tags\":[]}\n"
+        "{\"event\":\"run_start\"}\n"
+        "{\"event\":\"case_start\",\"name\":\"a\",\"tags\":[]}\n"
+        "{\"event\":\"case_end\",\"name\":\"a\",\"status\":\"failed\"}\n"
+        "{\"event\":\"run_end\",\"passed\":0,\"failed\":1,\"skipped\":0}\n"
+        "{\"event\":\"run_start\"}\n"
+        "{\"event\":\"case_start\",\"name\":\"a\",\"tags\":[]}\n"
+        "{\"event\":\"case_end\",\"name\":\"a\",\"status\":\"passed\"}\n"
+        "{\"event\":\"run_end\",\"passed\":1,\"failed\":0,\"skipped\":0}\n");
+    REQUIRE(run.cases.size() == 1);
+    CHECK(run.cases.front().status == tl::CaseStatus::kFailed);
+    CHECK(run.ignored_events == 5);
+}
+
 TEST_CASE("kind names match the reporter's words") {
     CHECK(tl::kind_name(tl::FailureKind::kAssertion) == "assertion");
     CHECK(tl::kind_name(tl::FailureKind::kException) == "exception");

@@ -1,0 +1,386 @@
+#!/bin/sh
+# faults.sh: the runner's fault-injection suite, one case per call (CTest label "faults").
+#
+#   RUNNER=<torchlings-runner> FIXTURES=<fixture course> HOSTILE=<hostile course>
+#   BUILD=<build folder> WORK=<scratch folder> SOURCE_ROOT=<course> [PRESET=<preset>]
+#   sh faults.sh <case>
+#
+# Each case injects one fault (hostile learner code from the hostile course, a broken or
+# unwritable file, a signal to the runner, a second runner at the same time) and asserts the
+# exit code, the message, and that no file and no progress is lost. A case prints what it ran
+# and "FAIL: <why>" (exit 1) or "ok" (exit 0); "TL_SKIP: <why>" when this machine cannot inject
+# the fault. The runner's table of promises (runner/README.md) names the case behind each row.
+set -u
+
+case_name=${1:?usage: faults.sh <case>}
+for var in RUNNER FIXTURES HOSTILE BUILD WORK SOURCE_ROOT; do
+  eval "value=\${$var:-}"
+  [ -n "$value" ] || { echo "faults.sh: $var is not set"; exit 2; }
+done
+WORK="$WORK/$case_name"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+OUT="$WORK/out"
+STATE="$WORK/state.json"
+
+fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
+skip() { printf 'TL_SKIP: %s\n' "$*"; exit 0; }
+
+# run <runner args...>: the runner on a course (default: the fixtures), output in $OUT, code in $rc.
+COURSE=$FIXTURES
+run() {
+  "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --state "$STATE" --color=never "$@" \
+    >"$OUT" 2>&1 </dev/null
+  rc=$?
+  printf -- '--- torchlings %s\n' "$*"
+  cat "$OUT"
+  printf '(exit code %s)\n' "$rc"
+}
+expect_rc() { [ "$rc" = "$1" ] || fail "exit code $rc, expected $1"; }
+expect() { for regex in "$@"; do grep -Eq -- "$regex" "$OUT" || fail "the output lacks /$regex/"; done; }
+expect_not() { for regex in "$@"; do grep -Eq -- "$regex" "$OUT" && fail "the output has /$regex/"; done; return 0; }
+expect_file() { grep -Eq -- "$2" "$1" || { cat "$1"; fail "$1 lacks /$2/"; }; }
+prebuild() { cmake --build "$BUILD" --target "$@" >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; fail "cannot build $*"; }; }
+
+# alive <pid>: the process exists and is not a zombie.
+alive() {
+  [ -r "/proc/$1/stat" ] || { kill -0 "$1" 2>/dev/null; return; }
+  state=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+# gone_within <seconds> <pid>...: every process ends within that time.
+gone_within() {
+  limit=$1; shift
+  waited=0
+  while :; do
+    left=""
+    for pid in "$@"; do alive "$pid" && left="$left $pid"; done
+    [ -z "$left" ] && return 0
+    [ "$waited" -ge "$((limit * 10))" ] && { kill -9 $left 2>/dev/null; fail "still running after ${limit} s:$left"; }
+    sleep 0.1; waited=$((waited + 1))
+  done
+}
+# wait_for_file <file> <seconds>
+wait_for_file() {
+  waited=0
+  while [ ! -s "$1" ]; do
+    [ "$waited" -ge "$(($2 * 10))" ] && fail "$1 never appeared"
+    sleep 0.1; waited=$((waited + 1))
+  done
+}
+
+# spin_then <signal>: `check hx_spin` in the background; once the test program and its child
+# spin, the runner gets the signal; both must then be gone within 5 s. Sets $rc to the runner's.
+spin_then() {
+  prebuild ex_hx_spin
+  COURSE=$HOSTILE
+  HX_PID_FILE="$WORK/pids" "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --state "$STATE" \
+    --color=never check hx_spin >"$OUT" 2>&1 </dev/null &
+  runner=$!
+  wait_for_file "$WORK/pids" 30
+  pids=$(cat "$WORK/pids")
+  echo "runner $runner, test program and child: $pids; sending $1 to the runner"
+  kill "-$1" "$runner"
+  if [ "$1" = STOP ]; then
+    # The watchdog stops the group at the limit (8 s) plus its grace, though the runner sleeps.
+    gone_within 20 $pids
+    kill -CONT "$runner"
+  else
+    gone_within 5 $pids
+  fi
+  wait "$runner"
+  rc=$?
+  cat "$OUT"
+  printf '(exit code %s)\n' "$rc"
+}
+
+git_dir() { git -C "$FIXTURES" rev-parse --absolute-git-dir 2>/dev/null; }
+
+case $case_name in
+  # --- Verdicts -------------------------------------------------------------------------------
+  forged_pass)
+    # Exit handlers write an all-passed report to every descriptor copied before main and to
+    # any --out file: the failing answer must stay failing, in the text, Classroom and progress.
+    COURSE=$HOSTILE
+    run check hx_forge --classroom "$WORK/classroom.json"
+    expect_rc 1
+    expect "hx_forge: 1/2 tests passed|hx_forge: not passed"
+    expect_not "Done!"
+    expect_file "$WORK/classroom.json" '"status": "(fail|error)"'
+    expect_file "$WORK/classroom.json" '"max_score": 2'
+    [ "$(grep -c '"score": 1' "$WORK/classroom.json")" -le 1 ] || fail "the Classroom result gives both points"
+    run list
+    expect "failing +hx_forge"
+    ;;
+  contradicted_exit_status)
+    # The unit tests cover classify(); here, end to end: a report of passes with exit status 7.
+    COURSE=$HOSTILE
+    prebuild ex_hx_forge
+    run check hx_forge --json
+    expect_rc 1
+    expect '"status": "fail"'
+    ;;
+  static_exit)
+    COURSE=$HOSTILE
+    run check hx_static_exit
+    expect_rc 1
+    expect "exited with status 0 before any test case started" "code that runs before main\\(\\)"
+    expect_not "^fix: +cmake" "reported no results"
+    ;;
+  every_exercise_reported)
+    # One exercise's file missing, another exiting before main: --json, --classroom and --junit
+    # still describe both.
+    cp -R "$HOSTILE" "$WORK/course"
+    rm "$WORK/course/exercises/00_hostile/hx_slow.cpp"
+    COURSE="$WORK/course"
+    run check hx_static_exit hx_slow --classroom "$WORK/classroom.json" --junit "$WORK/junit.xml" --json
+    expect_rc 3
+    expect '"id": "hx_static_exit"' '"id": "hx_slow"' "hx_slow.cpp is missing" "reset hx_slow"
+    expect_file "$WORK/classroom.json" "hx_static_exit"
+    expect_file "$WORK/classroom.json" "hx_slow"
+    expect_file "$WORK/junit.xml" 'testsuite name="hx_static_exit'
+    expect_file "$WORK/junit.xml" 'testsuite name="hx_slow'
+    ;;
+  concurrent_checks)
+    # Four checks of one exercise at once: each reads its own results.
+    prebuild ex_fx_fail ex_fx_pass
+    pids=""
+    for i in 1 2 3 4; do
+      "$RUNNER" --root "$FIXTURES" --build-dir "$BUILD" --state "$WORK/state$i.json" \
+        --color=never check fx_fail >"$WORK/out$i" 2>&1 </dev/null &
+      pids="$pids $!"
+    done
+    "$RUNNER" --root "$FIXTURES" --build-dir "$BUILD" --state "$WORK/state5.json" \
+      --color=never check fx_pass >"$WORK/out5" 2>&1 </dev/null
+    [ $? = 0 ] || { cat "$WORK/out5"; fail "check fx_pass beside four others did not pass"; }
+    i=0
+    for job in $pids; do
+      i=$((i + 1))
+      wait "$job"; code=$?
+      cat "$WORK/out$i"
+      [ "$code" = 1 ] || fail "check $i: exit code $code, expected 1"
+      expect_file "$WORK/out$i" "fx_fail: 1/2 tests passed"
+    done
+    ;;
+  shadow_header)
+    # In a learner copy, a header the manifest does not list, placed where the tests' includes
+    # would find it before the course's, is refused.
+    run export --learner "$WORK/class"
+    expect_rc 0
+    COURSE="$WORK/class"
+    run check --verify-tests
+    expect_rc 0
+    mkdir -p "$WORK/class/tests/exercises/00_fixtures/catch2"
+    printf '#define CHECK(x) ((void)0)\n#include_next <catch2/catch.hpp>\n' \
+      >"$WORK/class/tests/exercises/00_fixtures/catch2/catch.hpp"
+    run check --verify-tests fx_fail
+    expect_rc 5
+    expect "tests/exercises/00_fixtures/catch2/catch.hpp is not in the class's copy"
+    expect_not "fx_fail: "
+    ;;
+
+  # --- Processes ------------------------------------------------------------------------------
+  escaped_process)
+    # A process in a session of its own keeps the output pipe open for ten minutes: the check
+    # ends anyway (a generous bound, not a timing test) and the process is stopped.
+    prebuild ex_hx_escape
+    COURSE=$HOSTILE
+    start=$(date +%s)
+    HX_PID_FILE="$WORK/pid" run check hx_escape
+    took=$(($(date +%s) - start))
+    expect_rc 0
+    expect "hx_escape: 1/1 tests passed"
+    [ "$took" -le 20 ] || fail "check took $took s; the limit is 5 s"
+    wait_for_file "$WORK/pid" 5
+    gone_within 5 "$(cat "$WORK/pid")"
+    ;;
+  time_limit_group)
+    prebuild ex_hx_spin
+    COURSE=$HOSTILE
+    HX_PID_FILE="$WORK/pids" run check hx_spin
+    expect_rc 1
+    expect "Stopped after 8 s"
+    gone_within 5 $(cat "$WORK/pids")
+    ;;
+  runner_sigkill)
+    spin_then KILL
+    [ "$rc" = 137 ] || fail "the runner's exit code is $rc, expected 137 (SIGKILL)"
+    ;;
+  runner_sighup)
+    spin_then HUP
+    [ "$rc" = 129 ] || fail "the runner's exit code is $rc, expected 129 (SIGHUP)"
+    ;;
+  runner_sigint)
+    spin_then INT
+    [ "$rc" = 130 ] || fail "the runner's exit code is $rc, expected 130 (Ctrl-C)"
+    expect "interrupted"
+    ;;
+  runner_stopped)
+    spin_then STOP
+    [ "$rc" = 1 ] || fail "the runner's exit code is $rc, expected 1 (stopped at the limit)"
+    expect "Stopped after 8 s"
+    ;;
+
+  # --- Progress -------------------------------------------------------------------------------
+  hint_during_check)
+    # Two hints given during a long check are kept when the check records its result.
+    prebuild ex_hx_slow
+    COURSE=$HOSTILE
+    "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --state "$STATE" --color=never \
+      check hx_slow >"$WORK/check.out" 2>&1 </dev/null &
+    checker=$!
+    sleep 1
+    run hint hx_slow
+    expect_rc 0
+    run hint hx_slow
+    expect "2/2"
+    wait "$checker"; code=$?
+    cat "$WORK/check.out"
+    [ "$code" = 0 ] || fail "check hx_slow: exit code $code"
+    cat "$STATE"
+    expect_file "$STATE" '"hints_revealed": 2'
+    expect_file "$STATE" '"status": "done"'
+    ;;
+  deep_state)
+    head -c 100000 /dev/zero | tr '\0' '[' >"$STATE"
+    cp "$STATE" "$WORK/original"
+    run list
+    expect_rc 0
+    expect "could not be used" "nests more than" "state.json.corrupt"
+    cmp "$STATE.corrupt" "$WORK/original" || fail "the unreadable file was not kept as it was"
+    head -c 100000 /dev/zero | tr '\0' '[' >"$STATE"
+    run check fx_pass
+    expect_rc 0
+    expect "fx_pass: 2/2 tests passed"
+    head -c 100000 /dev/zero | tr '\0' '{' >"$STATE"
+    run hint fx_pass
+    expect_rc 0
+    expect "Hints for fx_pass"
+    ;;
+  huge_state)
+    head -c 20000000 /dev/zero | tr '\0' ' ' >"$STATE"
+    run progress
+    expect_rc 0
+    expect "could not be used" "MiB"
+    ;;
+  state_is_folder)
+    mkdir -p "$STATE/inside"
+    run hint fx_pass
+    expect_rc 0
+    expect "could not be used \\(it is a folder\\)" "Hints for fx_pass"
+    [ -d "$STATE.corrupt/inside" ] || fail "the folder was not set aside"
+    ;;
+  hints_overflow)
+    for count in 2147483647 18446744073709551615 99999999999999999999 -5; do
+      printf '{"format_version": 2, "exercises": {"fx_pass": {"status": "failing", "hints_revealed": %s}}}\n' \
+        "$count" >"$STATE"
+      run hint fx_pass
+      expect_rc 0
+      expect "Hints for fx_pass"
+      [ "$count" = -5 ] && expect "1/2" || expect "2/2"
+      expect_file "$STATE" '"status": "failing"'
+    done
+    ;;
+
+  # --- Files ----------------------------------------------------------------------------------
+  readonly_state)
+    mkdir -p "$WORK/ro"
+    printf '{"format_version": 2, "exercises": {"fx_pass": {"status": "failing", "hints_revealed": 1}}}\n' \
+      >"$WORK/ro/state.json"
+    cp "$WORK/ro/state.json" "$WORK/original"
+    chmod 555 "$WORK/ro"
+    as=""
+    if [ "$(id -u)" = 0 ]; then
+      command -v setpriv >/dev/null 2>&1 || skip "running as root without setpriv: a folder cannot be made read-only"
+      as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    fi
+    $as "$RUNNER" --root "$FIXTURES" --build-dir "$BUILD" --state "$WORK/ro/state.json" \
+      --color=never hint fx_pass >"$OUT" 2>&1 </dev/null
+    rc=$?
+    cat "$OUT"
+    chmod 755 "$WORK/ro"
+    expect_rc 0
+    expect "Hints for fx_pass" "cannot save progress" "Permission denied" "chmod u\\+w"
+    expect_not "internal error" "Success"
+    cmp "$WORK/ro/state.json" "$WORK/original" || fail "the progress file changed"
+    ;;
+  torchlings_folder_is_file)
+    # .torchlings/ is a file: hint still shows the hint and says why progress is not saved;
+    # reset (which backs up first) stops before touching the learner's file.
+    gd=$(git_dir) || skip "the course is not a git clone, so reset has no stubs to restore"
+    cp -R "$FIXTURES" "$WORK/course"
+    COURSE="$WORK/course"
+    printf 'not a folder\n' >"$WORK/course/.torchlings"
+    "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --color=never hint fx_pass >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    expect_rc 0
+    expect "Hints for fx_pass" "Not a directory"
+    expect_not "internal error"
+    todo="$WORK/course/exercises/00_fixtures/fx_todo.cpp"
+    printf '// the learner'"'"'s own work\n' >>"$todo"
+    cp "$todo" "$WORK/work.cpp"
+    GIT_DIR=$gd "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --color=never reset --yes fx_todo \
+      >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    expect_rc 3
+    expect "Not a directory" "^fix: .*mv .*/course/\\.torchlings .*/course/\\.torchlings\\.old"
+    expect_not "internal error"
+    cmp "$todo" "$WORK/work.cpp" || fail "the learner's file was replaced without a backup"
+    ;;
+  write_errno)
+    prebuild ex_fx_pass
+    run check fx_pass --junit /dev/full
+    expect_rc 3
+    expect "cannot write /dev/full: No space left on device" "free some disk space"
+    printf 'x\n' >"$WORK/afile"
+    run check fx_pass --classroom "$WORK/afile/result.json"
+    expect_rc 3
+    expect "Not a directory"
+    expect_not ": Success"
+    ;;
+  learner_file_folder)
+    cp -R "$FIXTURES" "$WORK/course"
+    COURSE="$WORK/course"
+    rm "$WORK/course/exercises/00_fixtures/fx_pass.cpp"
+    mkdir "$WORK/course/exercises/00_fixtures/fx_pass.cpp"
+    run check fx_pass
+    expect_rc 3
+    expect "fx_pass.cpp is a folder, not a file" "reset --yes fx_pass"
+    expect_not "internal error"
+    ;;
+
+  # --- Command line and wrapper -----------------------------------------------------------------
+  option_before_verb)
+    run --device cpu run 00
+    expect_rc 64
+    expect "--device is an option of .run., so it goes after the verb" "\\./torchlings run 00 --device cpu"
+    ;;
+  wrapper_symlink)
+    [ -n "${PRESET:-}" ] || skip "the build folder is not <course>/build/<preset>, where the wrapper looks"
+    mkdir -p "$WORK/bin" "$WORK/elsewhere"
+    ln -s "$SOURCE_ROOT/torchlings" "$WORK/bin/torchlings"
+    (cd "$WORK/elsewhere" && TORCHLINGS_PRESET=$PRESET "$WORK/bin/torchlings" list) >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    expect_rc 0
+    expect "Progress: "
+    [ -e "$WORK/bin/build" ] && fail "the wrapper made a build/ folder beside the link"
+    [ -e "$WORK/elsewhere/build" ] && fail "the wrapper made a build/ folder in the working folder"
+    ;;
+  broken_venv)
+    # A cached venv whose python does not run: say so, and how to rebuild it.
+    mkdir -p "$WORK/course" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
+    cp "$SOURCE_ROOT/torchlings" "$WORK/course/torchlings"
+    printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
+    chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
+    env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH XDG_CACHE_HOME="$WORK/cache" \
+      TORCHLINGS_TORCH_SPEC="torch==0.0.0" sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    grep -q "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    expect_rc 3
+    expect "virtual environment .*venv-torch-0.0.0 is broken" "rm -rf"
+    expect_not "pip could not install" "installing the"
+    ;;
+  *)
+    echo "faults.sh: no case called $case_name"; exit 2 ;;
+esac
+echo ok

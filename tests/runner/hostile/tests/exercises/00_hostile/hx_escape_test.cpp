@@ -1,0 +1,7 @@
+/// @file
+/// @brief Hostile fixture test: passes; the learner file's escaped process must not hold the run.
+#include <catch2/catch.hpp>
+
+int hx_answer();
+
+TEST_CASE("answers") { CHECK(hx_answer() == 42); }

@@ -1,0 +1,9 @@
+/// @file
+/// @brief Hostile fixture test: the second case fails on the learner file's wrong answer.
+#include <catch2/catch.hpp>
+
+int fx_add(int a, int b);
+
+TEST_CASE("adds different numbers") { CHECK(fx_add(2, 3) == 5); }
+
+TEST_CASE("adds equal numbers") { CHECK(fx_add(2, 2) == 4); }

@@ -1,0 +1,7 @@
+/// @file
+/// @brief Hostile fixture test: would pass, if it ever ran.
+#include <catch2/catch.hpp>
+
+int hx_value();
+
+TEST_CASE("returns one") { CHECK(hx_value() == 1); }
