@@ -74,10 +74,10 @@ TEST_CASE("mistake header: a file without it names the file and the expected lin
 }
 
 TEST_CASE("a mistake is caught when a CPU case fails by assertion or exception") {
-    const auto run = program_run({make_case("a", tl::CaseStatus::kPassed),
-                                  make_case("b", tl::CaseStatus::kFailed, false,
-                                            tl::FailureKind::kException),
-                                  make_case("g", tl::CaseStatus::kSkipped, true)});
+    const auto run =
+        program_run({make_case("a", tl::CaseStatus::kPassed),
+                     make_case("b", tl::CaseStatus::kFailed, false, tl::FailureKind::kException),
+                     make_case("g", tl::CaseStatus::kSkipped, true)});
     const tl::MistakeVerdict verdict = tl::judge_mistake(mistake(false), run);
     CHECK(verdict.outcome == tl::MistakeOutcome::kCaught);
     CHECK(verdict.caught_by == std::vector<std::string>{"b"});
@@ -93,8 +93,8 @@ TEST_CASE("a mistake that passes, skips everything or is seen only by a GPU is n
     CHECK_THAT(tl::judge_mistake(mistake(false), skipped).problems.at(0),
                Catch::Contains("every case was skipped"));
 
-    const auto gpu_fails = program_run({make_case("a", tl::CaseStatus::kPassed),
-                                        make_case("g", tl::CaseStatus::kFailed, true)});
+    const auto gpu_fails = program_run(
+        {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kFailed, true)});
     CHECK_THAT(tl::judge_mistake(mistake(false), gpu_fails).problems.at(0),
                Catch::Contains("caught only by [gpu] cases (\"g\")"));
 }
@@ -108,30 +108,29 @@ TEST_CASE("a mistake must fail by assertion, never by crashing or hanging") {
     CHECK_THAT(tl::judge_mistake(mistake(false), run).problems.at(0),
                Catch::Contains("a mistake must fail by assertion, not by crashing"));
 
-    const auto caught_crash = program_run(
-        {make_case("a", tl::CaseStatus::kFailed, false, tl::FailureKind::kCrash)});
-    CHECK(tl::judge_mistake(mistake(false), caught_crash).outcome ==
-          tl::MistakeOutcome::kProblem);
+    const auto caught_crash =
+        program_run({make_case("a", tl::CaseStatus::kFailed, false, tl::FailureKind::kCrash)});
+    CHECK(tl::judge_mistake(mistake(false), caught_crash).outcome == tl::MistakeOutcome::kProblem);
 }
 
 TEST_CASE("a GPU-only mistake: caught by a [gpu] case, skipped without a GPU") {
     const tl::Mistake gpu_only = mistake(true);
-    const auto caught = program_run({make_case("a", tl::CaseStatus::kPassed),
-                                     make_case("g", tl::CaseStatus::kFailed, true)});
+    const auto caught = program_run(
+        {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kFailed, true)});
     CHECK(tl::judge_mistake(gpu_only, caught).outcome == tl::MistakeOutcome::kCaught);
 
-    const auto no_gpu = program_run({make_case("a", tl::CaseStatus::kPassed),
-                                     make_case("g", tl::CaseStatus::kSkipped, true)});
+    const auto no_gpu = program_run(
+        {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kSkipped, true)});
     CHECK(tl::judge_mistake(gpu_only, no_gpu).outcome == tl::MistakeOutcome::kSkipped);
 
-    const auto missed = program_run({make_case("a", tl::CaseStatus::kPassed),
-                                     make_case("g", tl::CaseStatus::kPassed, true)});
+    const auto missed = program_run(
+        {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kPassed, true)});
     CHECK_THAT(tl::judge_mistake(gpu_only, missed).problems.at(0),
                Catch::Contains("no test catches it"));
 
     // Caught on the CPU after all: the header says otherwise, so the counts would be wrong.
-    const auto on_cpu = program_run({make_case("a", tl::CaseStatus::kFailed),
-                                     make_case("g", tl::CaseStatus::kSkipped, true)});
+    const auto on_cpu = program_run(
+        {make_case("a", tl::CaseStatus::kFailed), make_case("g", tl::CaseStatus::kSkipped, true)});
     CHECK_THAT(tl::judge_mistake(gpu_only, on_cpu).problems.at(0),
                Catch::Contains("caught without a GPU too"));
 
