@@ -8,7 +8,6 @@
 namespace ex {
 
 c10::Device run_on_device(const c10::Device& device, const std::function<void()>& body) {
-    // RAII: the destructor switches back on return and on an exception alike.
     if (device.has_index()) {
         c10::impl::getDeviceGuardImpl(device.type())->setDevice(device);
     }

@@ -8,7 +8,6 @@
 namespace ex {
 
 c10::Device run_on_device(const c10::Device& device, const std::function<void()>& body) {
-    // RAII: the destructor switches back on return and on an exception alike.
     const c10::Device before = current_device(device.type());
     auto* backend = c10::impl::getDeviceGuardImpl(device.type());
     if (device.has_index()) {
