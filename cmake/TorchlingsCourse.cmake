@@ -21,11 +21,74 @@ if(NOT TORCHLINGS_LAYOUT_kDefaultTimeoutS OR NOT TORCHLINGS_LAYOUT_kTestFile)
   message(FATAL_ERROR "could not read the course layout from ${TORCHLINGS_LAYOUT_H}")
 endif()
 
-# <out> = <root>/ + the layout pattern TORCHLINGS_LAYOUT_<kind> for one lesson folder and id.
+# <out> = <root>/ + the layout pattern TORCHLINGS_LAYOUT_<kind> for one lesson folder and id
+# (and, for kMistakeFile, a slug: the optional last argument).
 function(torchlings_layout_path out kind root folder id)
   string(REPLACE "{lesson}" "${folder}" path "${TORCHLINGS_LAYOUT_${kind}}")
   string(REPLACE "{id}" "${id}" path "${path}")
+  if(ARGC GREATER 5)
+    string(REPLACE "{slug}" "${ARGV5}" path "${path}")
+  endif()
   set(${out} "${root}/${path}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_mistake_files(<out> <root> <folder> <id>): the catalogued mistakes of one exercise
+# (kMistakeFile with every slug), sorted.
+function(torchlings_mistake_files out root folder id)
+  torchlings_layout_path(pattern kMistakeFile "${root}" "${folder}" "${id}" "*")
+  file(GLOB files "${pattern}")
+  list(SORT files)
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_check_mistakes(<root> <folder> <ids>): every folder of the lesson's catalogue of
+# mistakes names a declared exercise, and every mistake is named [a-z0-9_]+.cpp and starts with
+# the header line kMistakeTitle + a title.
+function(torchlings_check_mistakes root folder ids)
+  torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
+  file(RELATIVE_PATH info_name "${root}" "${info}")
+  # The catalogue's folder is the part of the pattern before {id}: solutions/<folder>/mistakes/.
+  torchlings_layout_path(pattern kMistakeFile "${root}" "${folder}" "{id}" "{slug}")
+  string(FIND "${pattern}" "{id}" at)
+  string(SUBSTRING "${pattern}" 0 ${at} catalogue)
+  if(NOT IS_DIRECTORY "${catalogue}")
+    return()
+  endif()
+  file(GLOB entries LIST_DIRECTORIES true RELATIVE "${catalogue}" "${catalogue}*")
+  foreach(name IN LISTS entries)
+    if(NOT name IN_LIST ids)
+      file(RELATIVE_PATH shown "${root}" "${catalogue}${name}")
+      list(JOIN ids ", " declared)
+      message(FATAL_ERROR "${shown} is in the catalogue of mistakes but names no exercise: "
+                          "${info_name} declares ${declared}. A mistake goes in "
+                          "${TORCHLINGS_LAYOUT_kMistakeFile}.")
+    endif()
+  endforeach()
+  string(LENGTH "${TORCHLINGS_LAYOUT_kMistakeTitle}" title_length)
+  foreach(id IN LISTS ids)
+    torchlings_layout_path(mistake_folder kMistakeFile "${root}" "${folder}" "${id}" "")
+    get_filename_component(mistake_folder "${mistake_folder}" DIRECTORY)
+    file(GLOB files LIST_DIRECTORIES true "${mistake_folder}/*")
+    foreach(file IN LISTS files)
+      file(RELATIVE_PATH shown "${root}" "${file}")
+      get_filename_component(name "${file}" NAME)
+      if(IS_DIRECTORY "${file}" OR NOT name MATCHES "^[a-z0-9_]+\\.cpp$")
+        message(FATAL_ERROR "${shown}: a catalogued mistake is a file named <slug>.cpp, the slug "
+                            "in [a-z0-9_]+")
+      endif()
+      file(READ "${file}" head LIMIT 400)
+      string(REGEX REPLACE "\n.*" "" first "${head}")
+      string(SUBSTRING "${first}" 0 ${title_length} prefix)
+      string(SUBSTRING "${first}" ${title_length} -1 title)
+      string(STRIP "${title}" title)
+      if(NOT prefix STREQUAL "${TORCHLINGS_LAYOUT_kMistakeTitle}" OR title STREQUAL "")
+        message(FATAL_ERROR "${shown} has no mistake header: its first line must be "
+                            "\"${TORCHLINGS_LAYOUT_kMistakeTitle}<one-line title>\", then "
+                            "`//` lines saying why it is wrong and how the tests see it "
+                            "(runner/README.md)")
+      endif()
+    endforeach()
+  endforeach()
 endfunction()
 
 # torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in file order) and
@@ -113,6 +176,9 @@ function(torchlings_check_lesson_files root folder ids)
       endif()
     endif()
   endforeach()
+  if(IS_DIRECTORY "${root}/solutions" AND NOT ARG_FIXTURES)
+    torchlings_check_mistakes("${root}" "${folder}" "${ids}")
+  endif()
 endfunction()
 
 # torchlings_check_course_folders(<root>): every numbered folder of exercises/, solutions/ and
@@ -142,6 +208,7 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   file(GLOB lesson_folders LIST_DIRECTORIES true RELATIVE "${ROOT}/lessons"
        "${ROOT}/lessons/[0-9][0-9]_*")
   set(count 0)
+  set(mistakes 0)
   foreach(folder IN LISTS lesson_folders)
     torchlings_layout_path(info kExerciseInfo "${ROOT}" "${folder}" "")
     if(EXISTS "${info}")
@@ -149,8 +216,14 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
       torchlings_check_lesson_files("${ROOT}" "${folder}" "${TORCHLINGS_IDS}")
       list(LENGTH TORCHLINGS_IDS n)
       math(EXPR count "${count} + ${n}")
+      foreach(id IN LISTS TORCHLINGS_IDS)
+        torchlings_mistake_files(files "${ROOT}" "${folder}" ${id})
+        list(LENGTH files n)
+        math(EXPR mistakes "${mistakes} + ${n}")
+      endforeach()
     endif()
   endforeach()
   list(LENGTH lesson_folders lessons)
-  message("course check: ok, ${lessons} lessons and ${count} exercises agree with their files")
+  message("course check: ok, ${lessons} lessons and ${count} exercises agree with their files "
+          "(${mistakes} catalogued mistakes)")
 endif()

@@ -7,10 +7,12 @@ include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the co
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
-#                         [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST])
+#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST])
+# Each of MISTAKES (the catalogue: layout.h's kMistakeFile) is linked with the tests too, into
+# ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST" "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT"
-                        "GIVEN")
+                        "GIVEN;MISTAKES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -70,11 +72,39 @@ function(torchlings_add_exercise id)
         set(heavy TRUE)
       endif()
     endforeach()
+  endif()
+
+  # The catalogue of mistakes: each one linked with the tests like a learner's file (its
+  # warnings shown, never fatal: it is a learner's answer), built by default only for CI.
+  set(mistake_targets "")
+  foreach(mistake IN LISTS ARG_MISTAKES)
+    get_filename_component(slug "${mistake}" NAME_WE)
+    set(target ex_${id}_mistake_${slug})
+    add_executable(${target} "${mistake}")
+    target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings)
+    list(APPEND mistake_targets ${target})
+    if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
+      set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+    else()
+      # Passes when the tests catch it by assertion or exception; skipped (TL_SKIP, as a
+      # skipped [gpu] case) when only a [gpu] case can and there is no GPU.
+      add_test(NAME "${id}/mistake/${slug}"
+               COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}"
+                       --build-dir "${CMAKE_BINARY_DIR}" --color=never
+                       verify-mistake ${id} ${slug})
+      set_tests_properties("${id}/mistake/${slug}" PROPERTIES
+        LABELS "mistake;lesson${ARG_LESSON};${id}" TIMEOUT 120
+        SKIP_REGULAR_EXPRESSION "TL_SKIP: ")
+    endif()
+  endforeach()
+
+  if(NOT ARG_NO_TORCH)
     if(heavy)
-      torchlings_use_pch(ex_${id})
-      if(TARGET ex_${id}_solution)
-        torchlings_use_pch(ex_${id}_solution)
-      endif()
+      foreach(target IN ITEMS ex_${id} ex_${id}_solution ${mistake_targets})
+        if(TARGET ${target})
+          torchlings_use_pch(${target})
+        endif()
+      endforeach()
     endif()
   endif()
 
@@ -129,8 +159,19 @@ function(torchlings_add_lesson_exercises)
       torchlings_layout_path(solution kSolutionFile "${ARG_ROOT}" "${folder}" ${id})
       set(solution_args SOLUTION "${solution}")
     endif()
+    set(mistake_args "")
+    if(solution_args)
+      torchlings_mistake_files(mistakes "${ARG_ROOT}" "${folder}" ${id})
+      if(mistakes)
+        set(mistake_args MISTAKES ${mistakes})
+      endif()
+      # A new mistake (or one removed) re-runs configure.
+      torchlings_layout_path(catalogue kMistakeFile "${ARG_ROOT}" "${folder}" ${id} "*")
+      file(GLOB mistakes CONFIGURE_DEPENDS "${catalogue}")
+    endif()
     torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" ${solution_args}
-                            TEST "${test}" TIMEOUT ${TORCHLINGS_TIMEOUT_${id}} ${flags})
+                            ${mistake_args} TEST "${test}" TIMEOUT ${TORCHLINGS_TIMEOUT_${id}}
+                            ${flags})
   endforeach()
 endfunction()
 

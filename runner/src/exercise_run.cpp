@@ -159,13 +159,15 @@ Verdict classify(const ProcessResult& process, const TestRun& events) {
     return Verdict::kPassed;
 }
 
-TestProgramRun run_test_program(Context& context, const Exercise& exercise) {
-    const fs::path program = context.binary("ex_" + exercise.id);
+TestProgramRun run_test_program(Context& context, const Exercise& exercise,
+                                std::string_view program_name) {
+    const std::string name = program_name.empty() ? "ex_" + exercise.id : std::string(program_name);
+    const fs::path program = context.binary(name);
     std::error_code error;
     if (!fs::exists(program, error)) {
         throw EnvironmentError(
             "The test program " + context.show(program) + " does not exist.",
-            "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
+            "cmake --build " + context.show(context.build_dir()) + " --target " + name);
     }
     // Events come through a pipe of this run's own, not stdout (whatever the learner's code
     // prints cannot garble them) and not a file (no other run can read them, and nothing can
@@ -190,6 +192,51 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise) {
         run.verdict = Verdict::kExitedBeforeTests;
     }
     return run;
+}
+
+std::string run_problem(const TestProgramRun& run, std::string_view subject) {
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = running != nullptr ? " (in \"" + running->name + "\")" : "";
+    const std::string who(subject);
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            return who +
+                   " must fail by assertion, not by crashing: " + signal_name(run.process.signal) +
+                   where;
+        case Verdict::kTimedOut:
+            return who + " must fail by assertion, not by hanging: stopped after " +
+                   std::to_string(run.timeout_s) + " s" + where;
+        case Verdict::kExitedEarly:
+            return who + " must fail by assertion, not by exiting: exit status " +
+                   std::to_string(run.process.exit_code) + where;
+        case Verdict::kNoReport:
+            return "the test program reported nothing (exit status " +
+                   std::to_string(run.process.exit_code) + "); is it a torchlings test program?";
+        case Verdict::kNoTests:
+            return "the test program has no test cases";
+        case Verdict::kExitedBeforeTests:
+            return "the test program exits before its tests start (exit status " +
+                   std::to_string(run.process.exit_code) + ")";
+        case Verdict::kContradicted:
+            return "the test program's exit status (" + std::to_string(run.process.exit_code) +
+                   ") contradicts its report";
+        default:
+            return {};
+    }
+}
+
+std::string failed_case_problem(const TestCaseResult& result, std::string_view subject) {
+    const bool crashed =
+        std::any_of(result.failures.begin(), result.failures.end(),
+                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
+    if (crashed) {
+        return "\"" + result.name + "\": " + std::string(subject) +
+               " must fail by assertion, not by crashing";
+    }
+    if (result.failures.empty()) {
+        return "\"" + result.name + "\" failed without an assertion or exception";
+    }
+    return {};
 }
 
 }  // namespace torchlings::runner

@@ -69,6 +69,8 @@ struct Options {
     std::string hint_id;
     std::vector<std::string> ctest_args;
     CheckOptions verify;
+    std::string mistake_id;
+    std::string mistake_slug;
 };
 
 /// One verb of the command line: its name, its help, its options and what it does. A verb with
@@ -170,6 +172,18 @@ std::vector<Verb> verbs(Options& o) {
              v.add_flag("--all", o.verify.all, "Verify every stub");
          },
          [&o](Context& c) { return code(verify_stub_command(c, o.verify)); }},
+        {"verify-mistake",
+         "CI: the tests must catch one catalogued mistake: verify-mistake ID SLUG", true,
+         [&o](CLI::App& v) {
+             v.add_option("id", o.mistake_id, "Exercise id")->required();
+             v.add_option("slug", o.mistake_slug, "The mistake's file name, without .cpp")
+                 ->required();
+         },
+         [&o](Context& c) {
+             return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug));
+         }},
+        {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
+         [](CLI::App&) {}, [](Context& c) { return code(mistakes_command(c)); }},
     };
 }
 

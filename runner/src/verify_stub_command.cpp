@@ -1,6 +1,7 @@
 /// @file
 /// @brief `verify-stub` (CI): an untouched stub must fail each of its tests by assertion or by
 /// exception, never by crashing or hanging, and never pass one that is not listed as given.
+/// How a run and a failed case are judged is shared with `verify-mistake` (exercise_run.cpp).
 #include <algorithm>
 #include <ostream>
 
@@ -25,47 +26,16 @@ std::string case_problem(const Exercise& exercise, const TestCaseResult& result)
     if (result.status != CaseStatus::kFailed) {
         return {};
     }
-    const bool crashed =
-        std::any_of(result.failures.begin(), result.failures.end(),
-                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    if (crashed) {
-        return "\"" + result.name + "\": the stub must fail by assertion, not by crashing";
-    }
-    if (result.failures.empty()) {
-        return "\"" + result.name + "\" failed without an assertion or exception";
-    }
-    return {};
+    return failed_case_problem(result, "the stub");
 }
 
 }  // namespace
 
 std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgramRun& run) {
     std::vector<std::string> problems;
-    const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = running != nullptr ? " (in \"" + running->name + "\")" : "";
-    switch (run.verdict) {
-        case Verdict::kCrashed:
-            return {"the stub must fail by assertion, not by crashing: " +
-                    signal_name(run.process.signal) + where};
-        case Verdict::kTimedOut:
-            return {"the stub must fail by assertion, not by hanging: stopped after " +
-                    std::to_string(run.timeout_s) + " s" + where};
-        case Verdict::kExitedEarly:
-            return {"the stub must fail by assertion, not by exiting: exit status " +
-                    std::to_string(run.process.exit_code) + where};
-        case Verdict::kNoReport:
-            return {"the test program reported nothing (exit status " +
-                    std::to_string(run.process.exit_code) + "); is it a torchlings test program?"};
-        case Verdict::kNoTests:
-            return {"the test program has no test cases"};
-        case Verdict::kExitedBeforeTests:
-            return {"the test program exits before its tests start (exit status " +
-                    std::to_string(run.process.exit_code) + ")"};
-        case Verdict::kContradicted:
-            return {"the test program's exit status (" + std::to_string(run.process.exit_code) +
-                    ") contradicts its report"};
-        default:
-            break;
+    std::string whole = run_problem(run, "the stub");
+    if (!whole.empty()) {
+        return {std::move(whole)};
     }
     for (const TestCaseResult& result : run.events.cases) {
         std::string problem = case_problem(exercise, result);

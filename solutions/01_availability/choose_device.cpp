@@ -14,10 +14,14 @@ c10::Device device_or_cpu(int requested_gpu, int gpu_count) {
     return c10::Device(c10::DeviceType::CPU);
 }
 
-c10::Device best_available_device() {
-    // is_available() already means "CUDA build, a driver and at least one GPU".
-    return device_or_cpu(
-        0, torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0);
+CudaReport this_machine() {
+    return {torch::cuda::is_available(), static_cast<int>(torch::cuda::device_count())};
+}
+
+c10::Device best_available_device(const CudaReport& report) {
+    // is_available() already means "CUDA build, a driver and at least one GPU"; a count without
+    // it (a GPU the driver cannot use) counts for nothing.
+    return device_or_cpu(0, report.available ? report.device_count : 0);
 }
 
 }  // namespace ex

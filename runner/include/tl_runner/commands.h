@@ -43,6 +43,16 @@ ExitCode check_command(Context& context, const CheckOptions& options);
 /// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.
 ExitCode verify_stub_command(Context& context, const CheckOptions& options);
 
+/// `verify-mistake ID SLUG` (CI): the already-built test program of one catalogued mistake,
+/// `ex_<id>_mistake_<slug>`, must fail by assertion or exception (see judge_mistake()). kOk when
+/// it does, or when only a [gpu] case can catch it and none ran here (then the output says
+/// "TL_SKIP:", which CTest reports as skipped); kTestsFailed otherwise.
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug);
+
+/// `mistakes` (maintainers): the catalogue of mistakes by lesson and exercise, with its counts
+/// (catalogued, caught on the CPU, only with a GPU) and the exercises that have none.
+ExitCode mistakes_command(Context& context);
+
 /// `progress`: a bar per lesson and for the course, with counts; builds nothing.
 ExitCode progress_command(Context& context);
 

@@ -82,6 +82,10 @@ class Course {
     /// `tests/exercises/<dir>/<id>_test.cpp`.
     [[nodiscard]] std::filesystem::path test_file(const Exercise& exercise) const;
 
+    /// `solutions/<dir>/mistakes/<id>/<slug>.cpp`: one mistake of the catalogue.
+    [[nodiscard]] std::filesystem::path mistake_file(const Exercise& exercise,
+                                                     const std::string& slug) const;
+
     /// Every exercise id, grouped by lesson, as text for an error message.
     [[nodiscard]] std::string describe_ids() const;
 

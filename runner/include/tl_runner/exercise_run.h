@@ -69,10 +69,22 @@ struct TestProgramRun {
 /// Classifies a run from how the process ended and what it reported.
 [[nodiscard]] Verdict classify(const ProcessResult& process, const TestRun& events);
 
-/// Runs `<build>/bin/ex_<id> --reporter torchlings` in the course root under the exercise's
+/// Runs `<build>/bin/ex_<id> --reporter torchlings` (or the test program `program`, another
+/// build of the exercise's tests, such as a mistake's) in the course root under the exercise's
 /// time limit, reading its events from a pipe of its own (so concurrent runs never mix). Throws
 /// EnvironmentError when the program does not exist.
-[[nodiscard]] TestProgramRun run_test_program(Context& context, const Exercise& exercise);
+[[nodiscard]] TestProgramRun run_test_program(Context& context, const Exercise& exercise,
+                                              std::string_view program = {});
+
+/// What is wrong with a run as a whole when it did not end by reporting its cases (a crash, a
+/// timeout, an early exit, no report, no cases), one sentence about `subject` ("the stub");
+/// empty when the run ended normally.
+[[nodiscard]] std::string run_problem(const TestProgramRun& run, std::string_view subject);
+
+/// Why a failed case does not count as failing by assertion or exception (it crashed, or it
+/// failed without any failure reported), one sentence; empty when it does.
+[[nodiscard]] std::string failed_case_problem(const TestCaseResult& result,
+                                              std::string_view subject);
 
 /// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
 /// as it must: every case but the given ones fails by assertion, exception or TODO. Skipped

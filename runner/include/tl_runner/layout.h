@@ -18,4 +18,12 @@ inline constexpr std::string_view kLearnerFile = "exercises/{lesson}/{id}.cpp";
 inline constexpr std::string_view kSolutionFile = "solutions/{lesson}/{id}.cpp";
 inline constexpr std::string_view kTestFile = "tests/exercises/{lesson}/{id}_test.cpp";
 
+// The catalogue of mistakes: each file is the solution with one plausible mistake; {slug} names
+// it ([a-z0-9_]+). Its first line is kMistakeTitle followed by a one-line title, then `//` lines
+// that explain it; a header line equal to kMistakeGpuOnly marks a mistake that only a [gpu] case
+// can catch.
+inline constexpr std::string_view kMistakeFile = "solutions/{lesson}/mistakes/{id}/{slug}.cpp";
+inline constexpr std::string_view kMistakeTitle = "// Mistake: ";
+inline constexpr std::string_view kMistakeGpuOnly = "// Caught with a GPU only.";
+
 }  // namespace torchlings::runner::layout

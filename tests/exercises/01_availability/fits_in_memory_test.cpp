@@ -37,7 +37,23 @@ TEST_CASE("fits only within the free memory minus headroom", "[task_3]") {
     CHECK_FALSE(ex::fits_in_memory({1000}, c10::kFloat, 4000, 0.1));
 }
 
+TEST_CASE("the headroom is taken from the free memory, far from the limit too", "[task_3]") {
+    // 4000 bytes, 7000 free, half kept spare: 3500 usable. Adding the headroom to the tensor
+    // instead (4000 * 1.5 = 6000 <= 7000) would say it fits.
+    CHECK_FALSE(ex::fits_in_memory({1000}, c10::kFloat, 7000, 0.5));
+    CHECK(ex::fits_in_memory({1000}, c10::kFloat, 8000, 0.5));
+    CHECK(ex::fits_in_memory({1000}, c10::kFloat, 1000000, 0.9));
+    CHECK_FALSE(ex::fits_in_memory({1000}, c10::kFloat, 100, 0.0));
+}
+
 TEST_CASE("headroom below 0 or from 1 up is rejected", "[task_3]") {
     CHECK_THROWS_AS(ex::fits_in_memory({1}, c10::kFloat, 100, 1.0), std::invalid_argument);
     CHECK_THROWS_AS(ex::fits_in_memory({1}, c10::kFloat, 100, -0.1), std::invalid_argument);
+}
+
+TEST_CASE("a NaN headroom is rejected", "[task_3]") {
+    // Every comparison with NaN is false: `headroom < 0 || headroom >= 1` lets it through.
+    CHECK_THROWS_AS(
+        ex::fits_in_memory({1}, c10::kFloat, 100, std::numeric_limits<double>::quiet_NaN()),
+        std::invalid_argument);
 }

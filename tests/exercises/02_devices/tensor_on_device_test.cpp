@@ -9,6 +9,9 @@
 namespace {
 
 const c10::Device kCpu(c10::DeviceType::CPU);
+// meta: a device with shapes and dtypes but no data, on every machine. A tensor made on the CPU
+// instead shows up there even without a GPU.
+const c10::Device kMeta(c10::DeviceType::Meta);
 
 // The reference: made directly with the full options, the way the exercise asks.
 torch::Tensor expected_full(c10::IntArrayRef shape, c10::ScalarType dtype,
@@ -52,6 +55,21 @@ TEST_CASE("the result matches a tensor moved there with to", "[task_1]") {
 TEST_CASE("an empty shape gives a tensor with no elements", "[task_1]") {
     const auto t = ex::filled_on({0, 4}, torch::kFloat32, kCpu, 7.0);
     TL_CHECK_TENSOR_CLOSE(t, expected_full({0, 4}, torch::kFloat32, kCpu, 7.0));
+}
+
+TEST_CASE("a tensor is made on the device asked for", "[task_1]") {
+    const auto t = ex::filled_on({2, 3}, torch::kFloat64, kMeta, 0.1);
+    CHECK(t.device() == kMeta);
+    CHECK(t.scalar_type() == torch::kFloat64);
+    CHECK(t.sizes() == c10::IntArrayRef({2, 3}));
+}
+
+TEST_CASE("zeros next to a tensor on another device are on that device", "[task_2]") {
+    const auto like = torch::ones({2}, torch::TensorOptions().device(kMeta).dtype(torch::kHalf));
+    const auto t = ex::zeros_next_to(like, {3, 4});
+    CHECK(t.device() == kMeta);
+    CHECK(t.scalar_type() == torch::kHalf);
+    CHECK(t.sizes() == c10::IntArrayRef({3, 4}));
 }
 
 TEST_CASE("zeros next to a float64 tensor are float64 on its device", "[task_2]") {

@@ -43,6 +43,16 @@ TEST_CASE("a strided slice gives only its own elements", "[task_2]") {
     CHECK(ex::to_host_vector(t) == expected);
 }
 
+TEST_CASE("a contiguous slice starts at its own first element", "[task_2]") {
+    // Elements 2 to 4 of 0..9 are contiguous, so contiguous() returns the slice itself: its
+    // storage still holds all ten values, and it starts at offset 2.
+    const auto t = torch::arange(10, torch::kFloat32).slice(0, 2, 5);
+    REQUIRE(t.is_contiguous());
+    REQUIRE(t.storage_offset() == 2);
+    const Floats expected{2, 3, 4};
+    CHECK(ex::to_host_vector(t) == expected);
+}
+
 TEST_CASE("an expanded tensor repeats its value", "[task_2]") {
     // expand() makes a stride-0 view: 4 elements backed by one float in memory.
     const auto t = torch::full({1}, 7.0F).expand({4});

@@ -1,0 +1,28 @@
+// Mistake: Checks only the upper bound of the GPU index
+// device_or_cpu(-1, 4) then builds a CUDA device with index -1, which reads as "cuda" (the
+// current GPU) instead of the CPU; the negative-index test expects the CPU.
+#include "choose_device.h"
+
+#include <torch/cuda.h>
+
+namespace ex {
+
+c10::Device device_or_cpu(int requested_gpu, int gpu_count) {
+    // A GPU exists when its index is below the count.
+    if (requested_gpu < gpu_count) {
+        return {c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(requested_gpu)};
+    }
+    return c10::Device(c10::DeviceType::CPU);
+}
+
+CudaReport this_machine() {
+    return {torch::cuda::is_available(), static_cast<int>(torch::cuda::device_count())};
+}
+
+c10::Device best_available_device(const CudaReport& report) {
+    // is_available() already means "CUDA build, a driver and at least one GPU"; a count without
+    // it (a GPU the driver cannot use) counts for nothing.
+    return device_or_cpu(0, report.available ? report.device_count : 0);
+}
+
+}  // namespace ex

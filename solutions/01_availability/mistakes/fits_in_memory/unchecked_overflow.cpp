@@ -1,0 +1,34 @@
+// Mistake: Multiplies the sizes without checking for overflow
+// A huge shape wraps around to a small byte count that seems to fit; the test expects
+// std::overflow_error.
+#include "fits_in_memory.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+std::uint64_t tensor_bytes(c10::IntArrayRef shape, c10::ScalarType dtype) {
+    std::uint64_t bytes = c10::elementSize(dtype);  // a 0-dim tensor still holds one element
+    for (const int64_t size : shape) {
+        if (size < 0) {
+            throw std::invalid_argument("tensor_bytes: expected sizes >= 0, got " +
+                                        std::to_string(size));
+        }
+        bytes *= static_cast<std::uint64_t>(size);
+    }
+    return bytes;
+}
+
+bool fits_in_memory(c10::IntArrayRef shape, c10::ScalarType dtype, std::uint64_t free_bytes,
+                    double headroom) {
+    if (!(headroom >= 0.0 && headroom < 1.0)) {  // also rejects NaN
+        throw std::invalid_argument("fits_in_memory: expected 0 <= headroom < 1, got " +
+                                    std::to_string(headroom));
+    }
+    // Leave headroom: the caching allocator rounds blocks up and kernels need workspaces.
+    const auto usable = static_cast<long double>(free_bytes) * (1.0L - headroom);
+    return static_cast<long double>(tensor_bytes(shape, dtype)) <= usable;
+}
+
+}  // namespace ex

@@ -1,0 +1,28 @@
+// Mistake: Resolves "cuda" with no current GPU instead of rejecting it
+// With current_gpu < 0 the result would be CUDA index -1, which is "cuda" again: the
+// specification asks for std::invalid_argument.
+#include "same_device.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+c10::Device resolve_device(const c10::Device& device, int current_gpu) {
+    if (device.is_cuda() && !device.has_index()) {
+        // "cuda" is decided when it is used: then it is whichever GPU is current.
+        return {c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(current_gpu)};
+    }
+    if (device.is_cpu()) {
+        // There is one CPU device: "cpu:0" is only another spelling of it.
+        return c10::Device(c10::DeviceType::CPU);
+    }
+    return device;
+}
+
+bool same_device(const c10::Device& a, const c10::Device& b, int current_gpu) {
+    // Once both are resolved, operator== compares what matters: the type and the real index.
+    return resolve_device(a, current_gpu) == resolve_device(b, current_gpu);
+}
+
+}  // namespace ex
