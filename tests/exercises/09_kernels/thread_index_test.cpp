@@ -12,7 +12,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
-#include <limits>
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 

@@ -12,6 +12,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
