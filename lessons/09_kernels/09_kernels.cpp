@@ -111,10 +111,10 @@ void show_check(const c10::Device& device) {
         return kElements / (16 * slices) + 1 + 16 + slices;
     }();
     const double bound = static_cast<double>(k) * kUnitRoundoff * exact;
-    print_field("Sum in float64 (exact enough)", fixed(exact, 1));
-    print_field("Sum, ours in float32", fixed(got, 1));
-    print_field("Error |ours - exact|", fixed(std::abs(got - exact), 2));
-    print_field("Longest chain of additions k", std::to_string(k));
+    print_field("Sum, float64 reference", fixed(exact, 1));
+    print_field("Sum, ours (float32)", fixed(got, 1));
+    print_field("Error |ours - float64|", fixed(std::abs(got - exact), 2));
+    print_field("Longest add chain k", std::to_string(k));
     print_field("Bound k * 2^-24 * sum|x|", fixed(bound, 2));
     print_field("Within the bound", std::abs(got - exact) <= bound ? "yes" : "NO");
 }
