@@ -84,6 +84,8 @@ TEST_CASE("axpy on the GPU matches ATen with a grid smaller than n", "[gpu][grid
         TL_CHECK_TENSOR_CLOSE(y, y0 + 0.5 * x);
     }
 #else
-    TL_SKIP("this build compiled no CUDA (nvcc was not found): the CPU cases test the body");
+    TL_SKIP(
+        "this build compiles no CUDA (no nvcc, or TORCHLINGS_CUDA=OFF): the CPU cases test the "
+        "body");
 #endif
 }

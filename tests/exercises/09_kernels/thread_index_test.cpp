@@ -109,6 +109,8 @@ TEST_CASE("relu on the GPU matches ATen", "[gpu][thread_index]") {
                               torch::full({kBlock}, kPoison, torch::kCUDA));
     }
 #else
-    TL_SKIP("this build compiled no CUDA (nvcc was not found): the CPU cases test the body");
+    TL_SKIP(
+        "this build compiles no CUDA (no nvcc, or TORCHLINGS_CUDA=OFF): the CPU cases test the "
+        "body");
 #endif
 }

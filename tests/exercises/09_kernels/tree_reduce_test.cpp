@@ -70,6 +70,8 @@ TEST_CASE("block sums on the GPU match ATen", "[gpu][tree_reduce]") {
     const auto padded = torch::cat({x, torch::zeros({24}, x.options())});
     TL_CHECK_TENSOR_CLOSE(sums, padded.view({4, 256}).sum(1));
 #else
-    TL_SKIP("this build compiled no CUDA (nvcc was not found): the CPU cases test the body");
+    TL_SKIP(
+        "this build compiles no CUDA (no nvcc, or TORCHLINGS_CUDA=OFF): the CPU cases test the "
+        "body");
 #endif
 }

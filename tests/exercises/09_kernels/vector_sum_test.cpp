@@ -88,6 +88,8 @@ TEST_CASE("sum4 on the GPU matches ATen within float32 rounding", "[gpu][vector_
         TL_CHECK_TENSOR_CLOSE(out, x.sum(), tl_test::Tolerance{bound, 1e-6});
     }
 #else
-    TL_SKIP("this build compiled no CUDA (nvcc was not found): the CPU cases test the body");
+    TL_SKIP(
+        "this build compiles no CUDA (no nvcc, or TORCHLINGS_CUDA=OFF): the CPU cases test the "
+        "body");
 #endif
 }
