@@ -7,12 +7,17 @@ include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the co
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
-#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST])
+#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
+#                         [CUDA])
 # Each of MISTAKES (the catalogue: layout.h's kMistakeFile) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
+# CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
+# mistakes are compiled by nvcc as CUDA, and the test side sees TL_EXERCISE_CUDA=1; otherwise they
+# are plain C++ and TL_EXERCISE_CUDA=0. Their __host__ __device__ bodies are tested on the CPU
+# either way.
 function(torchlings_add_exercise id)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST" "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT"
-                        "GIVEN;MISTAKES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA"
+                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -98,6 +103,11 @@ function(torchlings_add_exercise id)
     endif()
   endforeach()
 
+  if(ARG_CUDA)
+    _torchlings_exercise_cuda(${id} "${ARG_LEARNER};${ARG_SOLUTION};${ARG_MISTAKES}"
+                              "${mistake_targets}")
+  endif()
+
   if(NOT ARG_NO_TORCH)
     if(heavy)
       foreach(target IN ITEMS ex_${id} ex_${id}_solution ${mistake_targets})
@@ -118,7 +128,29 @@ function(torchlings_add_exercise id)
   endif()
 endfunction()
 
-# torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST])
+# The CUDA option of torchlings_add_exercise: one decision, made here, for every exercise file
+# (the learner's, the solution, the catalogued mistakes).
+function(_torchlings_exercise_cuda id sources mistake_targets)
+  if(NOT TORCHLINGS_CUDA_KERNELS)
+    target_compile_definitions(ex_${id}_tests PRIVATE TL_EXERCISE_CUDA=0)
+    return()
+  endif()
+  target_compile_definitions(ex_${id}_tests PRIVATE TL_EXERCISE_CUDA=1)
+  set(targets ex_${id} ${mistake_targets})
+  if(TARGET ex_${id}_solution)
+    list(APPEND targets ex_${id}_solution)
+  endif()
+  # Source properties are per directory: these targets are created in the calling one.
+  set_source_files_properties(${sources} PROPERTIES LANGUAGE CUDA)
+  foreach(target IN LISTS targets)
+    set_target_properties(${target} PROPERTIES
+      CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}" LINKER_LANGUAGE CXX)
+    target_link_libraries(${target} PRIVATE CUDA::cudart)
+  endforeach()
+endfunction()
+
+# torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
+#                                 [CUDA])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
 # optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
 # torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
@@ -126,7 +158,7 @@ endfunction()
 # declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are
 # not built and stubs need no TODO.
 function(torchlings_add_lesson_exercises)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST" "ROOT;FOLDER" "")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA" "ROOT;FOLDER" "")
   if(NOT ARG_ROOT)
     set(ARG_ROOT "${PROJECT_SOURCE_DIR}")
   endif()
@@ -145,7 +177,7 @@ function(torchlings_add_lesson_exercises)
   torchlings_check_lesson_files("${ARG_ROOT}" "${folder}" "${TORCHLINGS_IDS}" ${fixtures})
 
   set(flags "")
-  foreach(flag IN ITEMS NO_TORCH NO_CTEST)
+  foreach(flag IN ITEMS NO_TORCH NO_CTEST CUDA)
     if(ARG_${flag})
       list(APPEND flags ${flag})
     endif()

@@ -31,11 +31,13 @@ function(torchlings_use_pch target)
   endif()
 endfunction()
 
-# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson()
+# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES])
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
 # checked against the demo's real output by a test (label readme). The exercises that
-# exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake).
+# exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
+# CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
 function(torchlings_add_lesson)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "" "")
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   string(SUBSTRING "${folder}" 0 2 number)
   set(target lesson_${number})
@@ -55,6 +57,10 @@ function(torchlings_add_lesson)
     PASS_REGULAR_EXPRESSION "Invalid device 'cuda:x'.*expected one of")
   torchlings_layout_path(info kExerciseInfo "${PROJECT_SOURCE_DIR}" "${folder}" "")
   if(EXISTS "${info}")
-    torchlings_add_lesson_exercises()
+    if(ARG_CUDA_EXERCISES)
+      torchlings_add_lesson_exercises(CUDA)
+    else()
+      torchlings_add_lesson_exercises()
+    endif()
   endif()
 endfunction()

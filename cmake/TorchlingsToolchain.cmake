@@ -28,4 +28,6 @@ target_compile_options(torchlings_warnings INTERFACE
 # Warnings for the learner's own file: the same hints, never fatal (a learner mid-edit should see
 # their test results, not a wall of -Werror).
 add_library(torchlings_learner_warnings INTERFACE)
-target_compile_options(torchlings_learner_warnings INTERFACE -Wall -Wextra -fmax-errors=5)
+target_compile_options(torchlings_learner_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -fmax-errors=5>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)

@@ -2,10 +2,12 @@
 /// @brief Internal seam between host code that builds everywhere and the CUDA-only parts.
 ///
 /// cuda_host.cpp defines these with CUDA (it includes CUDA headers); no_cuda.cpp defines them for
-/// a LibTorch without CUDA. Same for the kernel dispatch (cuda_kernels.cpp / no_cuda_kernels.cpp).
+/// a LibTorch without CUDA. Same for the kernel dispatch (kernels/on_cuda.cpp /
+/// kernels/no_cuda.cpp).
 #pragma once
 
 #include "torchlings/device.h"
+#include "torchlings/kernels/steps.h"
 #include "torchlings/timer.h"
 
 #include <ATen/core/Tensor.h>
@@ -33,6 +35,6 @@ double record_stop_ms(CudaEvents& events);
 /// CUDA side of saxpy(); arguments already checked.
 at::Tensor saxpy_cuda(float a, const at::Tensor& x, const at::Tensor& y);
 /// CUDA side of sum(); argument already checked.
-at::Tensor sum_cuda(const at::Tensor& x);
+at::Tensor sum_cuda(const at::Tensor& x, kernels::SumStep step);
 
 }  // namespace torchlings::detail

@@ -1,7 +1,6 @@
 /// @file kernels_test.cpp
 /// @brief The course's kernels against ATen: CPU twins everywhere, CUDA kernels on a GPU.
 #include <torchlings/kernels.h>
-#include <torchlings/kernels/bodies.h>
 
 #include <tl_test/tensors.h>
 
@@ -52,37 +51,70 @@ TEST_CASE("saxpy rejects bad arguments with what was expected", "[kernels]") {
                       Catch::Contains("expected x to be a defined tensor"));
 }
 
-TEST_CASE("sum body: every grid size covers every element once", "[kernels]") {
-    // Distinct powers of two reveal a missed or doubled element exactly.
-    std::vector<float> x(237);  // seven full chunks and a tail
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        x[i] = static_cast<float>(i + 1);
+TEST_CASE("sum bodies: every grid size covers every element once", "[kernels]") {
+    // Integers up to 2^24 add exactly in float32, so a missed or doubled element shows exactly.
+    for (const int64_t n : {0, 1, 3, 4, 5, 15, 16, 17, 237, 1000}) {
+        std::vector<float> x(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            x[i] = static_cast<float>(i + 1);
+        }
+        const auto expected = static_cast<float>(n * (n + 1) / 2);
+        for (const auto step : torchlings::kernels::kSumSteps) {
+            for (const int64_t threads : {1, 2, 3, 4, 5, 8, 64, 256, 1000}) {
+                INFO("n = " << n << ", step " << torchlings::kernels::sum_step_name(step)
+                            << ", virtual threads = " << threads);
+                CHECK(torchlings::kernels::sum_cpu_grid(x.data(), n, threads, step) == expected);
+            }
+        }
     }
-    const float expected = 237.0F * 238.0F / 2.0F;
-    for (const int64_t threads : {1, 2, 3, 4, 5, 8, 64, 256, 1000}) {
-        INFO("virtual threads = " << threads);
-        CHECK(torchlings::kernels::sum_cpu_grid(x.data(), 237, threads) == expected);
-    }
-    CHECK_THROWS_AS(torchlings::kernels::sum_cpu_grid(x.data(), 237, 0), std::invalid_argument);
+    const float one = 1.0F;
+    CHECK_THROWS_AS(
+        torchlings::kernels::sum_cpu_grid(&one, 1, 0, torchlings::kernels::kSumSteps[0]),
+        std::invalid_argument);
 }
 
-TEST_CASE("sum CPU twin matches ATen at every size", "[kernels]") {
+TEST_CASE("shared-memory tree step: the block's total lands in slot 0", "[kernels]") {
+    for (const int block : {1, 2, 32, 256}) {
+        INFO("block = " << block);
+        std::vector<float> shared(static_cast<std::size_t>(block));
+        for (int i = 0; i < block; ++i) {
+            shared[static_cast<std::size_t>(i)] = static_cast<float>(i + 1);
+        }
+        CHECK(torchlings::kernels::tree_reduce_cpu(shared.data(), block) ==
+              static_cast<float>(block * (block + 1) / 2));
+    }
+    std::vector<float> three(3, 1.0F);
+    CHECK_THROWS_WITH(torchlings::kernels::tree_reduce_cpu(three.data(), 3),
+                      Catch::Contains("expected a power-of-two block"));
+}
+
+TEST_CASE("sum CPU twins match ATen at every size", "[kernels]") {
     torch::manual_seed(1);
-    for (const int64_t n : kSizes) {
-        INFO("n = " << n);
-        const auto x = torch::rand({n});  // positive: a relative tolerance means something
-        TL_CHECK_TENSOR_CLOSE(torchlings::sum(x), x.sum(), kSumTolerance);
+    for (const auto step : torchlings::kernels::kSumSteps) {
+        for (const int64_t n : kSizes) {
+            INFO("n = " << n << ", step " << torchlings::kernels::sum_step_name(step));
+            const auto x = torch::rand({n});  // positive: a relative tolerance means something
+            TL_CHECK_TENSOR_CLOSE(torchlings::sum(x, step), x.sum(), kSumTolerance);
+        }
     }
 }
 
-TEST_CASE("sum grid blocks stay within bounds", "[kernels]") {
-    CHECK(torchlings::kernels::sum_grid_blocks(0) == 1);
-    CHECK(torchlings::kernels::sum_grid_blocks(1) == 1);
+TEST_CASE("sum grid: steps 1 to 3 cap at 1024 blocks, step 4 at what the GPU holds", "[kernels]") {
     using torchlings::kernels::kBlockSize;
-    using torchlings::kernels::kSumChunk;
-    CHECK(torchlings::kernels::sum_grid_blocks(kSumChunk * kBlockSize) == 1);
-    CHECK(torchlings::kernels::sum_grid_blocks(kSumChunk * kBlockSize + 1) == 2);
-    CHECK(torchlings::kernels::sum_grid_blocks(int64_t{1} << 32) == 1024);
+    using torchlings::kernels::sum_grid_blocks;
+    using torchlings::kernels::SumStep;
+    CHECK(sum_grid_blocks(0, SumStep::kSharedTree, 1, 1) == 1);
+    CHECK(sum_grid_blocks(kBlockSize, SumStep::kSharedTree, 1, 1) == 1);
+    CHECK(sum_grid_blocks(kBlockSize + 1, SumStep::kAtomics, 1, 1) == 2);
+    CHECK(sum_grid_blocks(int64_t{1} << 32, SumStep::kWarpShuffle, 132, 8) == 1024);
+    // Step 4: 16 floats per thread, 4096 per block, at most sm_count * blocks_per_sm blocks.
+    CHECK(sum_grid_blocks(0, SumStep::kVectorised, 132, 8) == 1);
+    CHECK(sum_grid_blocks(4096, SumStep::kVectorised, 132, 8) == 1);
+    CHECK(sum_grid_blocks(4097, SumStep::kVectorised, 132, 8) == 2);
+    CHECK(sum_grid_blocks(int64_t{1} << 28, SumStep::kVectorised, 132, 8) == 132 * 8);
+    CHECK(sum_grid_blocks(int64_t{1} << 28, SumStep::kVectorised, 40, 4) == 160);
+    CHECK_THROWS_WITH(sum_grid_blocks(1, SumStep::kVectorised, 0, 8),
+                      Catch::Contains("expected sm_count >= 1"));
 }
 
 TEST_CASE("sum rejects bad arguments", "[kernels]") {
@@ -120,13 +152,23 @@ TEST_CASE("saxpy CUDA kernel matches ATen at every size", "[gpu][kernels]") {
                       Catch::Contains("expected x and y on one device"));
 }
 
-TEST_CASE("sum CUDA kernel matches ATen at every size", "[gpu][kernels]") {
+TEST_CASE("sum CUDA kernels match ATen at every size, in every step", "[gpu][kernels]") {
     TL_REQUIRE_CUDA();
     REQUIRE(torchlings::cuda_kernels_compiled());
     torch::manual_seed(3);
-    for (const int64_t n : kSizes) {
-        INFO("n = " << n);
-        const auto x = torch::rand({n}, torch::kCUDA);
-        TL_CHECK_TENSOR_CLOSE(torchlings::sum(x), x.sum(), kSumTolerance);
+    for (const auto step : torchlings::kernels::kSumSteps) {
+        for (const int64_t n : kSizes) {
+            INFO("n = " << n << ", step " << torchlings::kernels::sum_step_name(step));
+            const auto x = torch::rand({n}, torch::kCUDA);
+            TL_CHECK_TENSOR_CLOSE(torchlings::sum(x, step), x.sum(), kSumTolerance);
+        }
     }
+}
+
+TEST_CASE("sum of a misaligned CUDA view falls back from float4 loads", "[gpu][kernels]") {
+    TL_REQUIRE_CUDA();
+    REQUIRE(torchlings::cuda_kernels_compiled());
+    const auto base = torch::rand({(1 << 20) + 1}, torch::kCUDA);
+    const auto view = base.narrow(0, 1, 1 << 20);  // starts 4 bytes past a 16-byte boundary
+    TL_CHECK_TENSOR_CLOSE(torchlings::sum(view), view.sum(), kSumTolerance);
 }

@@ -5,6 +5,8 @@
 /// checks the launch and throws std::runtime_error naming the failing call, file and line.
 #pragma once
 
+#include "torchlings/kernels/steps.h"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -15,9 +17,13 @@ namespace torchlings::kernels {
 void launch_saxpy(float a, const float* x, const float* y, float* out, std::int64_t n,
                   cudaStream_t stream);
 
-/// Launches the two-pass sum: `blocks` blocks write one partial each into `partials` (device
-/// memory, `blocks` floats), then one block adds the partials into `*out` (device memory).
-void launch_sum(const float* x, std::int64_t n, float* partials, std::int64_t blocks, float* out,
-                cudaStream_t stream);
+/// Floats of device scratch memory launch_sum needs for `n` elements at `step`.
+std::int64_t sum_scratch_floats(std::int64_t n, SumStep step, int device);
+
+/// Launches the sum of x[0..n) into `*out` (device memory) as step `step` does it, using
+/// `scratch` (device memory, sum_scratch_floats() floats) for the blocks' partials. Step
+/// kVectorised falls back to kWarpShuffle when x is not 16-byte aligned.
+void launch_sum(const float* x, std::int64_t n, float* scratch, float* out, SumStep step,
+                int device, cudaStream_t stream);
 
 }  // namespace torchlings::kernels
