@@ -35,9 +35,9 @@ struct Regression {
         });
     }
     torch::Tensor loss() {
-        const auto prediction = torch::matmul(x, w) + b;
-        forward_dtype = prediction.scalar_type();
-        return torch::mse_loss(prediction.to(torch::kFloat), y);
+        const auto product = torch::matmul(x, w);  // on autocast's lower-precision list
+        forward_dtype = product.scalar_type();
+        return torch::mse_loss((product + b).to(torch::kFloat), y);
     }
 };
 

@@ -34,7 +34,7 @@ LossScaler::LossScaler(const c10::Device& device, ScalerOptions options) : optio
     found_inf_ = at::zeros({1}, f32);
 }
 
-at::Tensor LossScaler::scale(const at::Tensor& loss) const { return loss * scale_; }
+at::Tensor LossScaler::scale(const at::Tensor& loss) const { return loss.mul(scale_); }
 
 bool LossScaler::unscale_(const std::vector<at::Tensor>& grads) {
     found_inf_.zero_();  // the op only ever sets the flag: a stale 1 would skip every step
