@@ -439,9 +439,11 @@ void show_autocast(const c10::Device& device, std::vector<Record>& records) {
     records.push_back({"matmul_float32", 256, device.str(), full, false});
     records.push_back({"matmul_autocast", 256, device.str(), lowered, false});
     print_field("matmul 256, float32", ms(full.median_ms));
-    print_field("matmul 256, autocast", ms(lowered.median_ms) + " (" +
-                                            fixed(full.median_ms / lowered.median_ms, 2) +
-                                            "x the float32 speed)");
+    const double ratio = full.median_ms / lowered.median_ms;
+    print_field("matmul 256, autocast",
+                ms(lowered.median_ms) + " (" +
+                    (ratio >= 1 ? fixed(ratio, 1) + "x faster" : fixed(1 / ratio, 1) + "x slower") +
+                    " than float32)");
     print_field("CPU bf16 instructions",
                 "avx512_bf16 " + cpu_flag("avx512_bf16") + ", amx_bf16 " + cpu_flag("amx_bf16"));
     print_field("Regression, 60 steps",
