@@ -9,15 +9,28 @@
 
 #include <iomanip>
 #include <iostream>
+#include <stdexcept>
 
 namespace torchlings {
 
 int run_lesson(int argc, char** argv, const std::string& title,
                const std::function<void(const LessonContext&)>& body) {
+    return run_lesson(argc, argv, title, {}, body);
+}
+
+int run_lesson(int argc, char** argv, const std::string& title,
+               const std::vector<LessonOption>& options,
+               const std::function<void(const LessonContext&)>& body) {
     CLI::App app{title};
     std::string requested = "auto";
     app.add_option("--device", requested,
                    "auto | cpu | cuda | cuda:N | mps (auto prefers CUDA, then MPS, then CPU)");
+    for (const auto& option : options) {
+        if (option.value == nullptr) {
+            throw std::invalid_argument("run_lesson: option " + option.name + " has no value");
+        }
+        app.add_option(option.name, *option.value, option.help);
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

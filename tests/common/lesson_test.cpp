@@ -99,3 +99,28 @@ TEST_CASE("fields and sections print in the shape lessons share", "[lesson]") {
     torchlings::print_field("Key", "value");
     CHECK(capture.out() == "== Title ==\nKey:                        value\n");
 }
+
+TEST_CASE("a lesson's own options are parsed with --device", "[lesson]") {
+    CaptureStreams capture;
+    std::string json = "unchanged";
+    std::vector<std::string> args{"lesson_test", "--json", "out.json", "--device", "cpu"};
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    std::string device;
+    const int rc = torchlings::run_lesson(
+        static_cast<int>(argv.size()), argv.data(), "test lesson",
+        {{"--json", "write JSON here", &json}},
+        [&](const torchlings::LessonContext& c) { device = c.device.str(); });
+    CHECK(rc == 0);
+    CHECK(json == "out.json");
+    CHECK(device == "cpu");
+
+    std::string untouched = "default";
+    argv.resize(1);
+    CHECK(torchlings::run_lesson(1, argv.data(), "test lesson", {{"--json", "", &untouched}},
+                                 [](const torchlings::LessonContext&) {}) == 0);
+    CHECK(untouched == "default");
+    CHECK(run({"--json", "x.json"}, [](const torchlings::LessonContext&) {}) == 2);
+}

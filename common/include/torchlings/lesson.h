@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace torchlings {
 
@@ -21,6 +22,19 @@ struct LessonContext {
 /// (with a message on stderr naming what was asked and what is available), 1 if `body` throws.
 /// `main()` should `return run_lesson(...)`: library code never calls exit().
 int run_lesson(int argc, char** argv, const std::string& title,
+               const std::function<void(const LessonContext&)>& body);
+
+/// One more `--name VALUE` option of a lesson's command line, beyond --device.
+struct LessonOption {
+    std::string name;    ///< The flag, e.g. "--json".
+    std::string help;    ///< One line for --help.
+    std::string* value;  ///< Receives the value when given; left as it was otherwise.
+};
+
+/// run_lesson() for a demo with options of its own (`--json FILE`, say); `options` are parsed
+/// with --device, and a bad one is the same exit code 2.
+int run_lesson(int argc, char** argv, const std::string& title,
+               const std::vector<LessonOption>& options,
                const std::function<void(const LessonContext&)>& body);
 
 /// Prints "Key:" padded to a column, then the value: the shape every lesson's report uses.

@@ -1,0 +1,556 @@
+/// @file 08_performance.cpp
+/// @brief Lesson 08 — Performance: timing GPU work honestly, CPU against GPU, mixed precision.
+///
+/// What you will learn:
+///   1. why a host clock around a GPU op measures the launch, and how to time it honestly
+///      (warm-up, synchronise or CUDA events, repetitions, the median);
+///   2. where a device beats the CPU and where launch and copy overheads make the CPU win, read
+///      through FLOPs, bytes and the roofline;
+///   3. mixed precision from C++: an RAII autocast guard, and loss scaling on ATen's own ops.
+/// Run it: ./torchlings run 08            (or: build/dev/bin/lesson_08 --device cpu --json t.json)
+#include <torchlings/device.h>
+#include <torchlings/lesson.h>
+#include <torchlings/timer.h>
+
+#include <ATen/autocast_mode.h>
+#include <torch/torch.h>
+
+// Streams need c10's CUDA headers; a CPU-only LibTorch does not ship them.
+#if __has_include(<c10/cuda/CUDAStream.h>) && __has_include(<cuda_runtime_api.h>)
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+/// 1 when this LibTorch ships c10's CUDA stream headers.
+#define TL_HAVE_CUDA_STREAMS 1
+#else
+/// 1 when this LibTorch ships c10's CUDA stream headers.
+#define TL_HAVE_CUDA_STREAMS 0
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using torchlings::print_field;
+using torchlings::print_section;
+using torchlings::TimingSummary;
+
+constexpr int kRepetitions = 5;
+constexpr int kWarmup = 2;
+
+std::string fixed(double value, int digits) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(digits) << value;
+    return out.str();
+}
+
+std::string scientific(double value) {
+    std::ostringstream out;
+    out << std::scientific << std::setprecision(1) << value;
+    return out.str();
+}
+
+/// Milliseconds with three significant figures or more: "0.0123", "1.23", "123".
+std::string ms(double value) {
+    const int digits = value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : value >= 0.1 ? 3 : 4;
+    return fixed(value, digits) + " ms";
+}
+
+// --- The measurements the demo keeps for --json ---
+struct Record {
+    std::string op;
+    std::int64_t size = 0;
+    std::string device;
+    TimingSummary timing;
+    bool includes_copies = false;
+};
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+        }
+        if (static_cast<unsigned char>(c) >= 0x20) {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string cpu_model() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    }
+    return "unknown (no /proc/cpuinfo)";
+}
+
+/// Whether /proc/cpuinfo lists a CPU flag ("avx512_bf16", "amx_bf16"); "unknown" without it.
+std::string cpu_flag(const std::string& flag) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) {
+        return "unknown";
+    }
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("flags", 0) == 0) {
+            return (" " + line + " ").find(" " + flag + " ") != std::string::npos ? "yes" : "no";
+        }
+    }
+    return "unknown";
+}
+
+void write_json(const std::string& path, const c10::Device& device,
+                const std::vector<Record>& records) {
+    std::ofstream out(path);
+    if (!out) {
+        throw std::runtime_error("cannot write " + path + ": expected a writable file path");
+    }
+    const auto report = torchlings::machine_report();
+    out << "{\n  \"lesson\": \"08_performance\",\n  \"torch\": "
+        << json_string(report.torch_version) << ",\n  \"device\": " << json_string(device.str())
+        << ",\n  \"cpu\": " << json_string(cpu_model())
+        << ",\n  \"cpu_threads\": " << report.cpu_threads << ",\n  \"gpu\": "
+        << json_string(report.gpus.empty() ? std::string("none") : report.gpus.front().name)
+        << ",\n  \"unit\": \"ms\",\n  \"measurements\": [";
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto& r = records[i];
+        out << (i == 0 ? "\n" : ",\n") << "    {\"op\": " << json_string(r.op)
+            << ", \"size\": " << r.size << ", \"device\": " << json_string(r.device)
+            << ", \"includes_copies\": " << (r.includes_copies ? "true" : "false")
+            << ", \"median_ms\": " << r.timing.median_ms << ", \"min_ms\": " << r.timing.min_ms
+            << ", \"max_ms\": " << r.timing.max_ms << ", \"repetitions\": " << r.timing.repetitions
+            << "}";
+    }
+    out << "\n  ]\n}\n";
+}
+
+void show_machine(const c10::Device& device) {
+    print_section("The machine");
+    print_field("Device", device.str());
+    print_field("CPU", cpu_model());
+    print_field("ATen intra-op threads", std::to_string(at::get_num_threads()));
+    print_field("LibTorch", torchlings::machine_report().torch_version);
+}
+
+// --- 1. Timing honestly ---
+// A CUDA op returns once it is queued. The first call also pays one-time costs: on a GPU the
+// context, the cuBLAS handle and the allocator's first blocks; on the CPU the thread pool and the
+// first allocations. So: warm up, synchronise (or use CUDA events), repeat, take the median.
+void show_timing(const c10::Device& device, std::vector<Record>& records) {
+    print_section("1. Timing honestly: a 512 x 512 matmul");
+    constexpr std::int64_t n = 512;
+    const auto a = torch::randn({n, n}, device);
+    const auto b = torch::randn({n, n}, device);
+    torchlings::synchronize(device);
+    using Clock = std::chrono::steady_clock;
+    const auto elapsed_ms = [](Clock::time_point since) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+    };
+
+    auto start = Clock::now();
+    auto c = torch::matmul(a, b);  // the first matmul of this process on this device
+    torchlings::synchronize(device);
+    print_field("First call, synchronised", ms(elapsed_ms(start)) + " (one-time costs included)");
+
+    start = Clock::now();
+    c = torch::matmul(a, b);
+    const double naive = elapsed_ms(start);  // no synchronise: on a GPU, only the launch
+    torchlings::synchronize(device);
+    print_field("Host clock, no synchronise", ms(naive));
+
+    start = Clock::now();
+    c = torch::matmul(a, b);
+    torchlings::synchronize(device);
+    print_field("Host clock, synchronised", ms(elapsed_ms(start)));
+
+    const auto timing = torchlings::time_on_device(
+        device, [&] { c = torch::matmul(a, b); }, 10, kWarmup);
+    records.push_back({"matmul_timer", n, device.str(), timing, false});
+    print_field("Device timer, median of 10", ms(timing.median_ms) + " (min " + ms(timing.min_ms) +
+                                                  ", max " + ms(timing.max_ms) +
+                                                  "; 2 warm-up runs)");
+    std::cout << "- On a GPU the unsynchronised figure is the time to queue the kernel; the "
+                 "others wait for it. On the CPU the op runs before it returns: all agree.\n"
+              << "- torchlings::DeviceTimer records CUDA events on the GPU and synchronises "
+                 "around a steady clock elsewhere; time_on_device() adds warm-up and the median.\n";
+}
+
+// --- 2. Hidden synchronisation ---
+// .item(), printing a tensor, and copying to the host all wait for the device. One per training
+// step makes the host wait for every step instead of queueing the next one.
+void show_hidden_sync(const c10::Device& device) {
+    print_section("2. Hidden synchronisation in a loop");
+    constexpr int kSteps = 50;
+    const auto x = torch::randn({128, 128}, device);
+    const auto w = torch::randn({128, 128}, device) / 16;
+    const auto with_item = torchlings::time_on_device(
+        device,
+        [&] {
+            double total = 0.0;
+            for (int i = 0; i < kSteps; ++i) {
+                total += torch::matmul(x, w).pow(2).mean().item<double>();  // waits every step
+            }
+            (void)total;
+        },
+        kRepetitions, 1);
+    const auto on_device = torchlings::time_on_device(
+        device,
+        [&] {
+            auto total = torch::zeros({}, device);
+            for (int i = 0; i < kSteps; ++i) {
+                total += torch::matmul(x, w).pow(2).mean();  // stays queued on the device
+            }
+            (void)total.item<double>();  // one wait, at the end
+        },
+        kRepetitions, 1);
+    print_field(".item() every step", ms(with_item.median_ms) + " for 50 steps");
+    print_field("Summed on the device", ms(on_device.median_ms) + " for 50 steps, one .item()");
+    std::cout << "- On a GPU the first loop stalls the queue 50 times; the second keeps it full. "
+                 "On the CPU there is no queue: .item() reads a value that is already there, so a "
+                 "difference between the two loops there is noise, not waiting.\n";
+}
+
+// --- 3. CPU against the device, by size ---
+TimingSummary time_op(const c10::Device& device, const std::function<void()>& work) {
+    return torchlings::time_on_device(device, work, kRepetitions, kWarmup);
+}
+
+/// Times `op` on the CPU and, when the device is another one, there too (with and without the
+/// copies in and out). Returns the CPU's GFLOP/s or GB/s figure for the roofline.
+void sweep_line(const std::string& op, std::int64_t size, const c10::Device& device, double flops,
+                double bytes, std::vector<Record>& records, double& best_gflops,
+                double& best_gb_s) {
+    const auto make = [&](const c10::Device& d) {
+        return op == "matmul"
+                   ? std::vector<torch::Tensor>{torch::randn({size, size}, d),
+                                                torch::randn({size, size}, d)}
+                   : std::vector<torch::Tensor>{torch::randn({size}, d), torch::randn({size}, d)};
+    };
+    const auto run = [&](const std::vector<torch::Tensor>& in) {
+        return op == "matmul" ? torch::matmul(in[0], in[1]) : in[0] + in[1];
+    };
+    const c10::Device cpu(c10::kCPU);
+    const auto host = make(cpu);
+    const auto on_cpu = time_op(cpu, [&] { run(host); });
+    records.push_back({op, size, "cpu", on_cpu, false});
+    best_gflops = std::max(best_gflops, flops / on_cpu.median_ms / 1e6);
+    best_gb_s = std::max(best_gb_s, bytes / on_cpu.median_ms / 1e6);
+    std::string text = "cpu " + ms(on_cpu.median_ms) + " (" +
+                       fixed(flops / on_cpu.median_ms / 1e6, 1) + " GFLOP/s, " +
+                       fixed(bytes / on_cpu.median_ms / 1e6, 1) + " GB/s)";
+    if (device != cpu) {
+        const auto there = make(device);
+        const auto on_device = time_op(device, [&] { run(there); });
+        // With copies: the inputs start on the host and the result must come back.
+        const auto copies = time_op(device, [&] {
+            const std::vector<torch::Tensor> moved{host[0].to(device), host[1].to(device)};
+            (void)run(moved).cpu();
+        });
+        records.push_back({op, size, device.str(), on_device, false});
+        records.push_back({op, size, device.str(), copies, true});
+        text += "; " + device.str() + " " + ms(on_device.median_ms) + ", " + ms(copies.median_ms) +
+                " with copies; speedup " + fixed(on_cpu.median_ms / on_device.median_ms, 1) +
+                "x, " + fixed(on_cpu.median_ms / copies.median_ms, 1) + "x with copies";
+    }
+    print_field(op + " " + std::to_string(size), text);
+}
+
+void show_sweep(const c10::Device& device, std::vector<Record>& records) {
+    print_section("3. CPU against the device, by size (float32, median of 5)");
+    double best_gflops = 0.0;
+    double best_gb_s = 0.0;
+    for (const std::int64_t n : {64, 128, 256, 512, 1024}) {
+        const double d = static_cast<double>(n);
+        sweep_line("matmul", n, device, 2 * d * d * d, 3 * d * d * 4, records, best_gflops,
+                   best_gb_s);
+    }
+    double unused_gflops = 0.0;
+    for (const std::int64_t n : {std::int64_t{1} << 10, std::int64_t{1} << 14,
+                                 std::int64_t{1} << 18, std::int64_t{1} << 22}) {
+        const double d = static_cast<double>(n);
+        sweep_line("add", n, device, d, 3 * d * 4, records, unused_gflops, best_gb_s);
+    }
+    print_field("CPU compute seen", fixed(best_gflops, 1) + " GFLOP/s (the best matmul)");
+    print_field("CPU bandwidth seen", fixed(best_gb_s, 1) + " GB/s (the best of all)");
+    print_field("Ridge point", fixed(best_gflops / best_gb_s, 1) +
+                                   " FLOP/byte: below it memory limits, above it compute");
+    std::cout << "- An add does 1 FLOP per 12 bytes: memory-bound on every device. An n x n "
+                 "matmul does n/6 FLOP per byte: compute-bound once n is large.\n"
+              << "- Small ops are dominated by fixed costs (a launch, a copy, a thread wake-up), "
+                 "so a GPU only wins once the work is large enough to hide them.\n";
+}
+
+/// Larger matmuls, GPU only: the CPU would take seconds each.
+void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
+    print_section("GPU: large matmuls");
+    if (!device.is_cuda()) {
+        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+        return;
+    }
+    for (const std::int64_t n : {2048, 4096, 8192}) {
+        const auto a = torch::randn({n, n}, device);
+        const auto b = torch::randn({n, n}, device);
+        const auto t = time_op(device, [&] { (void)torch::matmul(a, b); });
+        records.push_back({"matmul", n, device.str(), t, false});
+        const double d = static_cast<double>(n);
+        print_field(
+            "matmul " + std::to_string(n),
+            ms(t.median_ms) + " (" + fixed(2 * d * d * d / t.median_ms / 1e9, 1) + " TFLOP/s)");
+    }
+}
+
+// --- 4. A small MLP training step ---
+void show_training_step(const c10::Device& device, std::vector<Record>& records) {
+    print_section("4. One training step of a small MLP (784-256-10, SGD)");
+    const c10::Device cpu(c10::kCPU);
+    for (const std::int64_t batch : {64, 1024}) {
+        std::string text;
+        for (const auto& d : device == cpu ? std::vector<c10::Device>{cpu}
+                                           : std::vector<c10::Device>{cpu, device}) {
+            torch::manual_seed(0);
+            torch::nn::Sequential model(torch::nn::Linear(784, 256), torch::nn::ReLU(),
+                                        torch::nn::Linear(256, 10));
+            model->to(d);
+            torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.01));
+            const auto x = torch::randn({batch, 784}, d);
+            const auto y =
+                torch::randint(0, 10, {batch}, torch::TensorOptions(d).dtype(torch::kLong));
+            const auto t = time_op(d, [&] {
+                sgd.zero_grad();
+                torch::nn::functional::cross_entropy(model->forward(x), y).backward();
+                sgd.step();
+            });
+            records.push_back({"mlp_step", batch, d.str(), t, false});
+            text += (text.empty() ? "" : ", ") + d.str() + " " + ms(t.median_ms);
+        }
+        print_field("batch " + std::to_string(batch), text + " per step");
+    }
+}
+
+// --- 5. Mixed precision with autocast ---
+/// `with torch.autocast(device_type, dtype):` for C++: sets, and on destruction restores, the
+/// autocast state of one device type (the exercise autocast_guard builds the same guard).
+class AutocastGuard {
+  public:
+    AutocastGuard(c10::DeviceType type, c10::ScalarType dtype)
+        : type_(type),
+          was_enabled_(at::autocast::is_autocast_enabled(type)),
+          old_dtype_(at::autocast::get_autocast_dtype(type)) {
+        at::autocast::set_autocast_enabled(type, true);
+        at::autocast::set_autocast_dtype(type, dtype);
+        at::autocast::increment_nesting();
+    }
+    ~AutocastGuard() {
+        if (at::autocast::decrement_nesting() == 0) {
+            at::autocast::clear_cache();  // casted weights go stale once an optimizer steps
+        }
+        at::autocast::set_autocast_enabled(type_, was_enabled_);
+        at::autocast::set_autocast_dtype(type_, old_dtype_);
+    }
+    AutocastGuard(const AutocastGuard&) = delete;
+    AutocastGuard& operator=(const AutocastGuard&) = delete;
+    AutocastGuard(AutocastGuard&&) = delete;
+    AutocastGuard& operator=(AutocastGuard&&) = delete;
+
+  private:
+    c10::DeviceType type_;
+    bool was_enabled_;
+    c10::ScalarType old_dtype_;
+};
+
+/// The low-precision dtype autocast uses on this device: bfloat16 on the CPU, float16 on CUDA.
+c10::ScalarType autocast_dtype(const c10::Device& device) {
+    return device.is_cuda() ? torch::kHalf : torch::kBFloat16;
+}
+
+double train_regression(const c10::Device& device, bool autocast, int steps) {
+    torch::manual_seed(5);
+    const auto x = torch::randn({512, 64}, device);
+    const auto y = torch::matmul(x, torch::randn({64, 1}, device)) + 0.1;
+    const auto w = torch::zeros({64, 1}, device).requires_grad_(true);
+    const auto b = torch::zeros({1}, device).requires_grad_(true);
+    double loss_value = 0.0;
+    for (int step = 0; step < steps; ++step) {
+        w.mutable_grad() = torch::Tensor();
+        b.mutable_grad() = torch::Tensor();
+        torch::Tensor loss;
+        {
+            std::optional<AutocastGuard> guard;
+            if (autocast) {
+                guard.emplace(device.type(), autocast_dtype(device));
+            }
+            loss = torch::mse_loss((torch::matmul(x, w) + b).to(torch::kFloat), y);
+        }
+        loss.backward();  // outside autocast
+        const torch::NoGradGuard no_grad;
+        w.sub_(w.grad(), 0.05);
+        b.sub_(b.grad(), 0.05);
+        loss_value = loss.item<double>();
+    }
+    return loss_value;
+}
+
+void show_autocast(const c10::Device& device, std::vector<Record>& records) {
+    print_section("5. Mixed precision with autocast");
+    const auto dtype = autocast_dtype(device);
+    constexpr std::int64_t n = 512;
+    const auto a = torch::randn({n, n}, device);
+    const auto b = torch::randn({n, n}, device);
+    const auto exact = torch::matmul(a.to(torch::kDouble), b.to(torch::kDouble));
+    const auto relative_error = [&](const torch::Tensor& c) {
+        return ((c.to(torch::kDouble) - exact).abs().max() / exact.abs().max()).item<double>();
+    };
+    torch::Tensor low;
+    {
+        const AutocastGuard guard(device.type(), dtype);
+        low = torch::matmul(a, b);
+    }
+    print_field("Autocast dtype here", std::string(c10::toString(dtype)));
+    print_field("matmul output dtype", std::string("inside the guard ") +
+                                           c10::toString(low.scalar_type()) + ", after it " +
+                                           c10::toString(torch::matmul(a, b).scalar_type()));
+    print_field("Max error vs float64",
+                "float32 " + scientific(relative_error(torch::matmul(a, b))) + ", autocast " +
+                    scientific(relative_error(low)) + " (relative to the largest value)");
+    // Timed at 256: without bfloat16 units a CPU emulates it, and 512 takes most of a second.
+    const auto a_small = a.slice(0, 0, 256).slice(1, 0, 256).contiguous();
+    const auto b_small = b.slice(0, 0, 256).slice(1, 0, 256).contiguous();
+    const auto full = time_op(device, [&] { (void)torch::matmul(a_small, b_small); });
+    const auto lowered = time_op(device, [&] {
+        const AutocastGuard guard(device.type(), dtype);
+        (void)torch::matmul(a_small, b_small);
+    });
+    records.push_back({"matmul_float32", 256, device.str(), full, false});
+    records.push_back({"matmul_autocast", 256, device.str(), lowered, false});
+    print_field("matmul 256, float32", ms(full.median_ms));
+    const double ratio = full.median_ms / lowered.median_ms;
+    print_field("matmul 256, autocast",
+                ms(lowered.median_ms) + " (" +
+                    (ratio >= 1 ? fixed(ratio, 1) + "x faster" : fixed(1 / ratio, 1) + "x slower") +
+                    " than float32)");
+    print_field("CPU bf16 instructions",
+                "avx512_bf16 " + cpu_flag("avx512_bf16") + ", amx_bf16 " + cpu_flag("amx_bf16"));
+    print_field("Regression, 60 steps",
+                "final loss float32 " + scientific(train_regression(device, false, 60)) +
+                    ", autocast " + scientific(train_regression(device, true, 60)));
+    std::cout << "- Lower precision pays where the hardware has units for it (tensor cores on "
+                 "GPUs, AMX or AVX-512 BF16 on CPUs); without them the casts are extra work.\n"
+              << "- bfloat16 keeps float32's range with 8 bits of mantissa: errors near 1e-3 "
+                 "relative, fine for training, not for a checksum.\n";
+}
+
+// --- 6. Loss scaling for float16 ---
+void show_loss_scaling() {
+    print_section("6. Loss scaling for float16 gradients");
+    // float32 master weight; the forward pass in float16, as under CUDA autocast.
+    const auto gradient = [](double scale) {
+        const auto w = torch::ones({1}).requires_grad_(true);
+        const auto loss = ((w.to(torch::kHalf) * 1e-4) * 1e-4).sum().to(torch::kFloat) * scale;
+        loss.backward();
+        return w.grad().item<double>() / scale;
+    };
+    print_field("True gradient", "1.0e-08 (below float16's smallest, about 6e-8)");
+    print_field("Without scaling", scientific(gradient(1.0)));
+    print_field("Scaled by 1024, unscaled", scientific(gradient(1024.0)));
+
+    // The scaler's two ATen ops, as GradScaler uses them (the exercise loss_scaler wraps them).
+    auto scale = torch::full({1}, 65536.0F);
+    auto growth_tracker = torch::zeros({1}, torch::kInt);
+    auto found_inf = torch::zeros({1});
+    std::vector<torch::Tensor> grads{torch::tensor({1.0F, std::numeric_limits<float>::infinity()})};
+    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, scale.reciprocal());
+    const double before = scale.item<double>();
+    at::_amp_update_scale_(scale, growth_tracker, found_inf, 2.0, 0.5, 2000);
+    print_field("A step with an overflow",
+                std::string(found_inf.item<float>() > 0 ? "skipped" : "taken") + ", scale " +
+                    fixed(before, 0) + " -> " + fixed(scale.item<double>(), 0));
+    std::cout << "- bfloat16 has float32's exponent range and needs no scaling; float16 does.\n";
+}
+
+// --- GPU: asynchronous copies and streams ---
+void show_async(const c10::Device& device) {
+    print_section("GPU: asynchronous copies and a second stream");
+#if TL_HAVE_CUDA_STREAMS
+    if (!device.is_cuda()) {
+        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+        return;
+    }
+    constexpr std::int64_t kElements = std::int64_t{16} << 20;  // 64 MiB of float32
+    const auto pageable = torch::randn({kElements});
+    const auto pinned = pageable.pin_memory();
+    const auto copy_ms = [&](const torch::Tensor& src, bool non_blocking) {
+        return time_op(device, [&] { (void)src.to(device, non_blocking); }).median_ms;
+    };
+    print_field("64 MiB from pageable memory", ms(copy_ms(pageable, false)));
+    print_field("64 MiB from pinned memory", ms(copy_ms(pinned, true)));
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    auto moved = pinned.to(device, /*non_blocking=*/true);
+    const double returned = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    torchlings::synchronize(device);
+    print_field("non_blocking call returned", ms(returned) + " after it was made");
+
+    const auto a = torch::randn({4096, 4096}, device);
+    const auto serial = time_op(device, [&] {
+        (void)torch::matmul(a, a);
+        (void)pinned.to(device, true);
+    });
+    const auto side = c10::cuda::getStreamFromPool(false, device.index());
+    const auto overlapped = time_op(device, [&] {
+        {
+            const c10::cuda::CUDAStreamGuard on_side(side);
+            moved = pinned.to(device, true);  // queued on the side stream
+        }
+        (void)torch::matmul(a, a);  // on the current stream, at the same time
+        side.synchronize();
+    });
+    print_field("matmul then copy", ms(serial.median_ms));
+    print_field("copy on a second stream", ms(overlapped.median_ms));
+#else
+    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
+              << ")\n";
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string json_path;
+    return torchlings::run_lesson(
+        argc, argv, "torchlings lesson 08: performance",
+        {{"--json", "also write every measurement to this JSON file", &json_path}},
+        [&](const torchlings::LessonContext& context) {
+            const auto& device = context.device;
+            std::vector<Record> records;
+            show_machine(device);
+            show_timing(device, records);
+            show_hidden_sync(device);
+            show_sweep(device, records);
+            show_gpu_sweep(device, records);
+            show_training_step(device, records);
+            show_autocast(device, records);
+            show_loss_scaling();
+            show_async(device);
+            if (!json_path.empty()) {
+                write_json(json_path, device, records);
+                print_field("Measurements written to", json_path);
+            }
+        });
+}

@@ -1,0 +1,47 @@
+// Mistake: Report the mean instead of the median
+// One run slowed by something else on the machine moves the mean, not the median. The test
+// with one 60 ms run among 4 ms runs sees a median far from 4.25 ms.
+/// @file time_with_warmup.cpp
+/// @brief Solution of time_with_warmup (lesson 08).
+#include "time_with_warmup.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+Timing time_with_warmup(const std::function<void()>& work, const TimingHooks& hooks, int warmup,
+                        int repetitions) {
+    if (warmup < 0 || repetitions < 1) {
+        throw std::invalid_argument(
+            "time_with_warmup: expected warmup >= 0 and repetitions >= 1, got " +
+            std::to_string(warmup) + " and " + std::to_string(repetitions));
+    }
+    if (!work || !hooks.synchronize || !hooks.now_ms) {
+        throw std::invalid_argument(
+            "time_with_warmup: expected work, hooks.synchronize and hooks.now_ms to be set");
+    }
+    // The first calls pay one-time costs that no later call pays: keep them out of the samples.
+    for (int i = 0; i < warmup; ++i) {
+        work();
+    }
+    Timing timing;
+    timing.samples_ms.reserve(static_cast<std::size_t>(repetitions));
+    for (int i = 0; i < repetitions; ++i) {
+        hooks.synchronize();  // work queued earlier (the warm-up) must not land in this sample
+        const double start = hooks.now_ms();
+        work();
+        hooks.synchronize();  // without it, the clock stops when the work is queued, not done
+        timing.samples_ms.push_back(hooks.now_ms() - start);
+    }
+    // The median, not the mean: one run slowed by another process must not move the figure.
+    double sum = 0.0;
+    for (const double sample : timing.samples_ms) {
+        sum += sample;
+    }
+    timing.median_ms = sum / static_cast<double>(timing.samples_ms.size());
+    return timing;
+}
+
+}  // namespace ex
