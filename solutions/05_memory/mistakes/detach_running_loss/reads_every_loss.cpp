@@ -15,7 +15,7 @@ void LossMeter::add(const at::Tensor& loss) {
             (loss.defined() ? std::to_string(loss.numel()) + " elements" : "an undefined tensor"));
     }
     // detach() shares the value but drops the graph; the loss itself keeps its own.
-    const auto value = at::scalar_tensor(loss.item<double>(), loss.options()).detach();
+    const auto value = loss.detach().new_full({}, loss.item<double>());
     if (total_.defined()) {
         total_.add_(value);  // in place: one 0-dim tensor for the whole run, no new allocation
     } else {
