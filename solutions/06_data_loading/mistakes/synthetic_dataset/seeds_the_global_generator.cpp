@@ -4,7 +4,7 @@
 // a get().
 #include "synthetic_dataset.h"
 
-#include <torch/random.h>
+#include <ATen/Context.h>
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/randn.h>
@@ -23,7 +23,7 @@ torch::data::Example<> SyntheticDataset::get(std::size_t index) {
     }
     // One generator per sample, seeded from (seed, index) only: thread- and order-independent.
     // The odd multiplier spreads seeds apart so that (seed, index + 1) != (seed + 1, index).
-    torch::manual_seed(seed_ * 1000003ULL + index);
+    at::manual_seed(seed_ * 1000003ULL + index);
     const auto label = static_cast<int64_t>(index % static_cast<std::size_t>(classes_));
     // Scalar int64 targets stack into the [batch] vector that cross_entropy expects.
     auto target = at::scalar_tensor(label, at::TensorOptions().dtype(at::kLong));
