@@ -21,8 +21,7 @@ torch::data::Example<> SyntheticDataset::get(std::size_t index) {
         throw std::out_of_range("SyntheticDataset::get: index " + std::to_string(index) +
                                 " is past the end (size " + std::to_string(count_) + ")");
     }
-    // One generator per sample, seeded from (seed, index) only: thread- and order-independent.
-    // The odd multiplier spreads seeds apart so that (seed, index + 1) != (seed + 1, index).
+    // The global generator, reseeded for each sample: shared by every thread and the caller.
     at::manual_seed(seed_ * 1000003ULL + index);
     const auto label = static_cast<int64_t>(index % static_cast<std::size_t>(classes_));
     // Scalar int64 targets stack into the [batch] vector that cross_entropy expects.
