@@ -1,5 +1,5 @@
 // Mistake: Adds the loss itself, graph and all
-// total_ + loss joins every step's graph: nothing is freed until the meter goes. The tests
+// total_.add(loss) joins every step's graph: nothing is freed until the meter goes. The tests
 // watch the step's saved input and check the total has no grad_fn.
 #include "detach_running_loss.h"
 
@@ -17,8 +17,7 @@ void LossMeter::add(const at::Tensor& loss) {
     // detach() shares the value but drops the graph; the loss itself keeps its own.
     const auto value = loss.reshape({});
     if (total_.defined()) {
-        total_ =
-            total_ + value;  // out of place: one 0-dim tensor for the whole run, no new allocation
+        total_ = total_.add(value);  // out of place: the sum joins the loss's graph
     } else {
         total_ = value.clone();  // a copy: add_ must never write into the caller's loss
     }
