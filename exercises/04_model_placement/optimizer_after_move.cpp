@@ -1,9 +1,10 @@
 /// @file optimizer_after_move.cpp
-/// @brief Exercise optimizer_after_move (lesson 04): move the model, then build its optimizer.
+/// @brief Exercise optimizer_after_move (lesson 04): move a training model with its optimizer's
+/// state.
 ///
-/// An optimizer keeps the parameter tensors it was given and, once it steps, state made where
-/// those parameters were then. The order that is always right: move the model to its device and
-/// dtype first, then build the optimizer over the parameters as they are now.
+/// An optimizer keeps the parameter tensors it was given and, once it steps, state of its own
+/// made where those parameters were then. Module::to() moves the parameters in place, so the
+/// optimizer still holds them, but it never sees that state: move it yourself.
 /// Check it with: ./torchlings check optimizer_after_move
 /// Stuck? ./torchlings hint optimizer_after_move
 #include "optimizer_after_move.h"
@@ -14,18 +15,17 @@
 
 namespace ex {
 
-Trainable prepare_for_training(std::shared_ptr<torch::nn::Module> model, c10::Device device,
-                               c10::ScalarType dtype, double lr) {
-    // TODO: reject a non-floating-point dtype and a learning rate <= 0 with
-    //       std::invalid_argument, before the model is touched.
+void move_training(torch::nn::Module& model, torch::optim::SGD& optimizer, c10::Device device,
+                   c10::ScalarType dtype) {
+    // TODO: reject a non-floating-point dtype with std::invalid_argument, before anything moves.
     // TODO: move the model to the device and the dtype (Module::to returns nothing).
-    // TODO: build torch::optim::SGD over the model's parameters, with SGDOptions(lr), and return
-    //       the model and the optimizer together.
+    // TODO: for every entry of optimizer.state(), replace its momentum buffer (when defined) by
+    //       a copy on the device, in the dtype.
     (void)model;
+    (void)optimizer;
     (void)device;
     (void)dtype;
-    (void)lr;
-    TL_TODO("prepare_for_training: move the model, then build SGD over its parameters");
+    TL_TODO("move_training: move the model, then its optimizer's momentum buffers");
 }
 
 }  // namespace ex

@@ -7,24 +7,25 @@
 
 namespace ex {
 
-Trainable prepare_for_training(std::shared_ptr<torch::nn::Module> model, c10::Device device,
-                               c10::ScalarType dtype, double lr) {
-    // Check everything first, so that a bad call leaves the model exactly as it was.
+void move_training(torch::nn::Module& model, torch::optim::SGD& optimizer, c10::Device device,
+                   c10::ScalarType dtype) {
+    // Check first, so that a bad call leaves the model and the optimizer exactly as they were.
     if (!c10::isFloatingType(dtype)) {
         throw std::invalid_argument(
-            std::string("prepare_for_training: expected a floating-point dtype, got ") +
+            std::string("move_training: expected a floating-point dtype, got ") +
             c10::toString(dtype));
     }
-    if (!(lr > 0.0)) {  // also rejects NaN
-        throw std::invalid_argument("prepare_for_training: expected lr > 0, got " +
-                                    std::to_string(lr));
+    // One call moves and converts every registered tensor in place: the optimizer still holds
+    // the same parameter objects, and its state is still filed under them.
+    model.to(device, dtype);
+    // The state is the optimizer's own: to() never sees it. Each momentum buffer is replaced by
+    // a copy on the new device, in the new dtype, under the same key.
+    for (auto& item : optimizer.state()) {
+        auto& state = static_cast<torch::optim::SGDParamState&>(*item.second);
+        if (state.momentum_buffer().defined()) {
+            state.momentum_buffer(state.momentum_buffer().to(device, dtype));
+        }
     }
-    // One call moves and converts every registered tensor, in place.
-    model->to(device, dtype);
-    // Built now, the optimizer holds the tensors where they will stay, as will all its state.
-    auto optimizer =
-        std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(lr));
-    return {std::move(model), std::move(optimizer)};
 }
 
 }  // namespace ex

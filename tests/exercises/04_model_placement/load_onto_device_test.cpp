@@ -96,6 +96,12 @@ TEST_CASE("a missing file is an error that names the path", "[task_3]") {
     }
 }
 
+TEST_CASE("a folder at the path is not a saved model either", "[task_3]") {
+    const auto folder = std::filesystem::temp_directory_path().string();
+    CHECK_THROWS_AS(ex::load_onto(folder, 3, 2, c10::Device("cpu"), c10::kFloat),
+                    std::invalid_argument);
+}
+
 TEST_CASE("on a GPU a CPU checkpoint loads onto the GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
     const TempFile file;

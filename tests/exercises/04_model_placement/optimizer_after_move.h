@@ -7,21 +7,20 @@
 #include <torch/nn/module.h>
 #include <torch/optim/sgd.h>
 
-#include <memory>
-
 namespace ex {
 
-/// A model ready to train, and the optimizer that updates it.
-struct Trainable {
-    std::shared_ptr<torch::nn::Module> model;      ///< The model, on its final device and dtype.
-    std::unique_ptr<torch::optim::SGD> optimizer;  ///< Plain SGD over the model's parameters.
-};
-
-/// Moves `model` (every parameter and buffer) to `device` and `dtype`, and only then builds plain
-/// SGD with learning rate `lr` (no momentum) over its parameters.
-/// @throws std::invalid_argument, before touching the model, if `dtype` is not a floating-point
-///         type or `lr` is not positive.
-Trainable prepare_for_training(std::shared_ptr<torch::nn::Module> model, c10::Device device,
-                               c10::ScalarType dtype, double lr);
+/// Moves a model that is already training to `device` and `dtype`, together with its optimizer's
+/// state, so that training goes on there as if it had always been there.
+///
+/// `optimizer` is SGD (with momentum) over `model`'s parameters and may have stepped already: it
+/// then keeps a momentum buffer per parameter, made where the parameters were at that step.
+/// Module::to() converts every registered parameter and buffer in place (the optimizer still
+/// holds the same tensors) but never touches the optimizer's state: every momentum buffer must
+/// end on `device` in `dtype`, with its values kept, and stay the optimizer's state for the same
+/// parameter.
+/// @throws std::invalid_argument, before touching the model or the optimizer, if `dtype` is not
+///         a floating-point type.
+void move_training(torch::nn::Module& model, torch::optim::SGD& optimizer, c10::Device device,
+                   c10::ScalarType dtype);
 
 }  // namespace ex

@@ -1,117 +1,138 @@
 /// @file optimizer_after_move_test.cpp
 /// @brief Tests of exercise optimizer_after_move, built against the learner's file and the
 /// solution.
+///
+/// Every case first trains one step with momentum, so that the optimizer has state: that state
+/// is what a move can leave behind. On the CPU a change of dtype shows it; a change of device
+/// needs a GPU (Module::to() cannot move a CPU model to the meta device).
 #include "optimizer_after_move.h"
 
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace {
 
+constexpr double kLr = 0.1;
+constexpr double kMomentum = 0.9;
+
 /// Linear -> BatchNorm -> Linear: parameters and buffers.
-std::shared_ptr<torch::nn::Module> a_model() {
-    torch::nn::Sequential model(torch::nn::Linear(3, 4), torch::nn::BatchNorm1d(4),
-                                torch::nn::Linear(4, 2));
-    return model.ptr();
+torch::nn::Sequential a_model() {
+    torch::manual_seed(4);
+    return torch::nn::Sequential(torch::nn::Linear(3, 4), torch::nn::BatchNorm1d(4),
+                                 torch::nn::Linear(4, 2));
 }
 
-constexpr double kLr = 0.25;
+/// A model and its SGD with momentum, after one step on the CPU in float32.
+struct Training {
+    torch::nn::Sequential model = a_model();
+    torch::optim::SGD optimizer{model->parameters(),
+                                torch::optim::SGDOptions(kLr).momentum(kMomentum)};
+    Training() {
+        optimizer.zero_grad();
+        model->forward(torch::randn({5, 3})).square().mean().backward();
+        optimizer.step();
+    }
+};
+
+torch::Tensor momentum_of(const torch::optim::SGD& optimizer, const torch::Tensor& parameter) {
+    const auto& state = optimizer.state().at(parameter.unsafeGetTensorImpl());
+    return static_cast<const torch::optim::SGDParamState&>(*state).momentum_buffer();
+}
+
+std::vector<torch::Tensor> momenta(const Training& t) {
+    std::vector<torch::Tensor> out;
+    for (const auto& p : t.model->parameters()) {
+        out.push_back(momentum_of(t.optimizer, p).clone());
+    }
+    return out;
+}
 
 }  // namespace
 
 TEST_CASE("every parameter and buffer ends on the device in the dtype", "[task_1]") {
-    const auto trainable =
-        ex::prepare_for_training(a_model(), c10::Device("cpu"), c10::kDouble, kLr);
-    REQUIRE(trainable.model != nullptr);
-    for (const auto& item : trainable.model->named_parameters()) {
+    Training t;
+    ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kDouble);
+    for (const auto& item : t.model->named_parameters()) {
         INFO(item.key());
         CHECK(item.value().scalar_type() == c10::kDouble);
-        CHECK(item.value().device() == c10::Device("cpu"));
     }
-    for (const auto& item : trainable.model->named_buffers()) {
-        INFO(item.key());
-        CHECK(item.value().device() == c10::Device("cpu"));
-    }
-    CHECK(trainable.model->named_buffers()["1.running_mean"].scalar_type() == c10::kDouble);
+    CHECK(t.model->named_buffers()["1.running_mean"].scalar_type() == c10::kDouble);
 }
 
-TEST_CASE("the optimizer holds the moved parameters themselves", "[task_1]") {
-    const auto model = a_model();
-    const auto trainable = ex::prepare_for_training(model, c10::Device("cpu"), c10::kDouble, kLr);
-    REQUIRE(trainable.optimizer != nullptr);
-    CHECK(trainable.model == model);  // the same model, moved in place
-    const auto& groups = trainable.optimizer->param_groups();
-    REQUIRE(groups.size() == 1);
-    const auto& held = groups[0].params();
-    const auto expected = model->parameters();
-    REQUIRE(held.size() == expected.size());
+TEST_CASE("the optimizer still holds the model's parameters themselves", "[task_1]") {
+    Training t;
+    const auto before = t.model->parameters();
+    ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kDouble);
+    const auto& held = t.optimizer.param_groups().at(0).params();
+    const auto now = t.model->parameters();
+    REQUIRE(held.size() == now.size());
     for (std::size_t i = 0; i < held.size(); ++i) {
         INFO("parameter " << i);
-        CHECK(held[i].is_same(expected[i]));
-        CHECK(held[i].data_ptr() == expected[i].data_ptr());
-        CHECK(held[i].scalar_type() == c10::kDouble);
+        CHECK(held[i].is_same(now[i]));
+        CHECK(now[i].is_same(before[i]));
     }
 }
 
-TEST_CASE("the learning rate is the one asked for", "[task_1]") {
-    const auto trainable =
-        ex::prepare_for_training(a_model(), c10::Device("cpu"), c10::kFloat, kLr);
-    REQUIRE(trainable.optimizer != nullptr);
-    const auto& options = static_cast<const torch::optim::SGDOptions&>(
-        trainable.optimizer->param_groups()[0].options());
-    CHECK(options.lr() == kLr);
-    CHECK(options.momentum() == 0.0);
+TEST_CASE("every momentum buffer follows, with its values", "[task_2]") {
+    Training t;
+    const auto before = momenta(t);
+    ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kDouble);
+    const auto parameters = t.model->parameters();
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+        INFO("parameter " << i);
+        const auto buffer = momentum_of(t.optimizer, parameters[i]);
+        REQUIRE(buffer.defined());
+        CHECK(buffer.scalar_type() == c10::kDouble);
+        TL_CHECK_TENSOR_CLOSE(buffer, before[i].to(c10::kDouble));
+    }
 }
 
-TEST_CASE("a step moves each parameter by minus lr times its gradient", "[task_1]") {
-    const auto trainable =
-        ex::prepare_for_training(a_model(), c10::Device("cpu"), c10::kDouble, kLr);
-    REQUIRE(trainable.optimizer != nullptr);
+TEST_CASE("the next step uses the kept momentum, in the new dtype", "[task_2]") {
+    Training t;
+    const auto buffers = momenta(t);
+    ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kDouble);
+    const auto parameters = t.model->parameters();
     std::vector<torch::Tensor> before;
-    for (auto& p : trainable.model->parameters()) {
+    for (const auto& p : parameters) {
         before.push_back(p.detach().clone());
         p.mutable_grad() = torch::full_like(p, 2.0);
     }
-    trainable.optimizer->step();
-    const auto after = trainable.model->parameters();
-    for (std::size_t i = 0; i < after.size(); ++i) {
+    t.optimizer.step();
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
         INFO("parameter " << i);
-        TL_CHECK_TENSOR_CLOSE(after[i].detach(), before[i] - kLr * 2.0);
+        // SGD with momentum (no dampening): buf = momentum * buf + grad; p -= lr * buf.
+        const auto expected = before[i] - kLr * (kMomentum * buffers[i].to(c10::kDouble) + 2.0);
+        TL_CHECK_TENSOR_CLOSE(parameters[i].detach(), expected);
+        CHECK(momentum_of(t.optimizer, parameters[i]).scalar_type() == c10::kDouble);
     }
 }
 
-TEST_CASE("an integer dtype is rejected before the model moves", "[task_2]") {
-    const auto model = a_model();
-    CHECK_THROWS_AS(ex::prepare_for_training(model, c10::Device("cpu"), c10::kLong, kLr),
+TEST_CASE("an integer dtype is rejected before anything moves", "[task_1]") {
+    Training t;
+    CHECK_THROWS_AS(ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kLong),
                     std::invalid_argument);
-    for (const auto& p : model->parameters()) {
+    CHECK_THROWS_AS(ex::move_training(*t.model, t.optimizer, c10::Device("cpu"), c10::kInt),
+                    std::invalid_argument);
+    for (const auto& p : t.model->parameters()) {
         CHECK(p.scalar_type() == c10::kFloat);
+        CHECK(p.device() == c10::Device("cpu"));
+        CHECK(momentum_of(t.optimizer, p).scalar_type() == c10::kFloat);
+        CHECK(momentum_of(t.optimizer, p).device() == c10::Device("cpu"));
     }
 }
 
-TEST_CASE("a learning rate that is not positive is rejected before the model moves", "[task_2]") {
-    const auto model = a_model();
-    CHECK_THROWS_AS(ex::prepare_for_training(model, c10::Device("cpu"), c10::kDouble, 0.0),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(ex::prepare_for_training(model, c10::Device("cpu"), c10::kDouble, -0.1),
-                    std::invalid_argument);
-    for (const auto& p : model->parameters()) {
-        CHECK(p.scalar_type() == c10::kFloat);
-    }
-}
-
-TEST_CASE("on a GPU the optimizer steps CUDA parameters", "[gpu][task_1]") {
+TEST_CASE("on a GPU training goes on after the move", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    const auto trainable =
-        ex::prepare_for_training(a_model(), c10::Device("cuda:0"), c10::kFloat, kLr);
-    REQUIRE(trainable.optimizer != nullptr);
-    for (const auto& p : trainable.optimizer->param_groups()[0].params()) {
-        CHECK(p.device() == c10::Device("cuda:0"));
+    Training t;
+    const c10::Device gpu("cuda:0");
+    ex::move_training(*t.model, t.optimizer, gpu, c10::kFloat);
+    for (const auto& p : t.model->parameters()) {
+        CHECK(p.device() == gpu);
+        CHECK(momentum_of(t.optimizer, p).device() == gpu);
     }
-    const auto x = torch::randn({5, 3}, torch::Device("cuda:0"));
-    auto& net = *trainable.model->as<torch::nn::Sequential>();
-    trainable.optimizer->zero_grad();
-    net.forward(x).sum().backward();
-    REQUIRE_NOTHROW(trainable.optimizer->step());
+    t.optimizer.zero_grad();
+    t.model->forward(torch::randn({5, 3}, gpu)).square().mean().backward();
+    REQUIRE_NOTHROW(t.optimizer.step());
 }

@@ -22,6 +22,18 @@ struct NetImpl : torch::nn::Module {
 };
 TORCH_MODULE(Net);
 
+/// A parameter and an integer buffer made on meta. Module::to() cannot move a CPU module there
+/// (meta tensors cannot take a CPU tensor's place), but a module can be built there.
+struct MetaNetImpl : torch::nn::Module {
+    MetaNetImpl()
+        : weight(register_parameter("weight", torch::zeros({2, 3}, torch::Device("meta")))),
+          steps(register_buffer(
+              "steps", torch::zeros({1}, torch::TensorOptions(torch::kLong).device("meta")))) {}
+    torch::Tensor weight;
+    torch::Tensor steps;
+};
+TORCH_MODULE(MetaNet);
+
 using Names = std::vector<std::string>;
 
 const Names kParameters = {"fc1.weight", "fc1.bias",   "norm.weight",
@@ -110,6 +122,21 @@ TEST_CASE("an integer target dtype is rejected", "[task_2]") {
     CHECK_THROWS_AS(ex::misplaced(*net, c10::Device("cpu"), c10::kBool), std::invalid_argument);
 }
 
+TEST_CASE("each entry reports the device its tensor is on, seen on meta", "[task_1]") {
+    // meta: a device with shapes and no data, on every machine. A place that does not read the
+    // tensor's own device (say, the struct's default, cpu) shows here without a GPU.
+    const MetaNet net;
+    const c10::Device meta("meta");
+    const auto places = ex::tensor_places(*net);
+    CHECK(names_of(places) == Names{"weight", "steps"});
+    for (const auto& place : places) {
+        INFO(place.name);
+        CHECK(place.device == meta);
+    }
+    CHECK(ex::misplaced(*net, meta, c10::kFloat).empty());
+    CHECK(ex::misplaced(*net, c10::Device("cpu"), c10::kFloat) == Names{"weight", "steps"});
+}
+
 TEST_CASE("on a GPU a model moved there has nothing misplaced", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
     Net net;
@@ -119,4 +146,6 @@ TEST_CASE("on a GPU a model moved there has nothing misplaced", "[gpu][task_2]")
         INFO(place.name);
         CHECK(place.device == c10::Device("cuda:0"));
     }
+    // Another index of the same type is another device: cuda:1 needs no second GPU to compare.
+    CHECK(ex::misplaced(*net, c10::Device("cuda:1"), c10::kFloat) == all_names());
 }

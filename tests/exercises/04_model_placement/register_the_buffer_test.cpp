@@ -19,11 +19,16 @@ bool has_buffer(const torch::nn::Module& module, const std::string& name) {
 }  // namespace
 
 TEST_CASE("scale is a buffer named scale and not a parameter", "[task_1]") {
-    const ex::ScaledLinear model(a_scale(), 2);
+    auto matrix = a_scale();
+    const ex::ScaledLinear model(matrix, 2);
     REQUIRE(has_buffer(*model, "scale"));
     CHECK(model->named_buffers()["scale"].is_same(model->scale));
     CHECK_FALSE(model->named_parameters().contains("scale"));
     CHECK(model->parameters().size() == 2);
+    // The buffer is the model's own copy: the caller may reuse its tensor.
+    CHECK_FALSE(model->named_buffers()["scale"].is_alias_of(matrix));
+    matrix.zero_();
+    TL_CHECK_TENSOR_CLOSE(model->named_buffers()["scale"], a_scale());
 }
 
 TEST_CASE("to kFloat64 converts scale together with the weights", "[task_1]") {

@@ -83,6 +83,22 @@ TEST_CASE("the first loss is not modified by later adds", "[task_2]") {
     TL_CHECK_TENSOR_CLOSE(meter.total(), torch::tensor(3.5f));
 }
 
+TEST_CASE("the total stays on the loss's device, no copy to the host per step", "[task_2]") {
+    // meta holds shapes and no data, on every machine: reading a meta loss's value (item(),
+    // to the CPU) throws, as a copy to the host would cost a GPU a synchronisation.
+    const auto w = torch::randn({3, 2}, torch::Device("meta")).requires_grad_();
+    const auto x = torch::randn({4, 3}, torch::Device("meta"));
+    ex::LossMeter meter;
+    for (int step = 0; step < 3; ++step) {
+        REQUIRE_NOTHROW(meter.add((x.matmul(w) - 1.0).pow(2).mean()));
+    }
+    const auto total = meter.total();
+    CHECK(total.device() == torch::Device("meta"));
+    CHECK(total.dim() == 0);
+    CHECK_FALSE(total.requires_grad());
+    CHECK(meter.count() == 3);
+}
+
 TEST_CASE("bad losses and an empty meter are errors", "[task_3]") {
     ex::LossMeter meter;
     CHECK_THROWS_AS(meter.add(torch::Tensor()), std::invalid_argument);

@@ -94,6 +94,31 @@ TEST_CASE("other errors are not retried", "[task_3]") {
     CHECK(calls == 1);
 }
 
+TEST_CASE("the error's type decides, not its message", "[task_3]") {
+    // An out-of-memory error whose text says nothing of memory is still retried...
+    std::vector<std::int64_t> attempts;
+    const auto used = ex::run_with_smaller_batch(64, [&](std::int64_t b) {
+        attempts.push_back(b);
+        if (b > 16) {
+            throw c10::OutOfMemoryError({__func__, __FILE__, static_cast<std::uint32_t>(__LINE__)},
+                                        "allocator: 512 MiB requested, 128 MiB free");
+        }
+    });
+    CHECK(used == 16);
+    CHECK(attempts == std::vector<std::int64_t>{64, 32, 16});
+    // ...and another error that mentions memory is not.
+    int calls = 0;
+    CHECK_THROWS_AS(ex::run_with_smaller_batch(64,
+                                               [&](std::int64_t) {
+                                                   ++calls;
+                                                   TORCH_CHECK(false,
+                                                               "index 70 is out of memory-mapped "
+                                                               "range (CUDA out of memory?)");
+                                               }),
+                    c10::Error);
+    CHECK(calls == 1);
+}
+
 TEST_CASE("a batch below 1 is rejected before any step", "[task_3]") {
     int calls = 0;
     const auto step = [&](std::int64_t) { ++calls; };

@@ -72,6 +72,27 @@ TEST_CASE("an empty step is rejected", "[task_2]") {
                     std::invalid_argument);
 }
 
+TEST_CASE("batches reach the device asked for, seen on meta", "[task_2]") {
+    // meta holds shapes and no data, on every machine: a batch left on the CPU shows here as it
+    // would next to a GPU model.
+    auto loader = ordered(6, 4, false);
+    const c10::Device meta("meta");
+    std::vector<c10::Device> data_devices;
+    std::vector<c10::Device> target_devices;
+    std::vector<c10::ScalarType> target_dtypes;
+    const auto count = ex::run_epoch(*loader, meta, torch::kFloat64,
+                                     [&](const torch::Tensor& x, const torch::Tensor& y) {
+                                         data_devices.push_back(x.device());
+                                         target_devices.push_back(y.device());
+                                         target_dtypes.push_back(y.scalar_type());
+                                     });
+    CHECK(count.batches == 2);
+    CHECK(count.samples == 6);
+    CHECK(data_devices == std::vector<c10::Device>(2, meta));
+    CHECK(target_devices == std::vector<c10::Device>(2, meta));
+    CHECK(target_dtypes == std::vector<c10::ScalarType>(2, torch::kInt64));
+}
+
 TEST_CASE("batches reach the GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
     auto loader = ordered(8, 4, false);

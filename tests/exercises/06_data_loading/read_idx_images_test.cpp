@@ -153,4 +153,7 @@ TEST_CASE("a missing file is a clear error naming it", "[task_3]") {
     const auto path = dir.file("does-not-exist");
     REQUIRE_THROWS_AS(ex::read_idx_labels(path), std::runtime_error);
     CHECK_THROWS_WITH(ex::read_idx_labels(path), Contains("does-not-exist"));
+    // A file that is not there is not a truncated one: the message must say which it is.
+    CHECK_THROWS_WITH(ex::read_idx_labels(path), !Contains("truncated"));
+    CHECK_THROWS_WITH(ex::read_idx_images(path), !Contains("truncated"));
 }

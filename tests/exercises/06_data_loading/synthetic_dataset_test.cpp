@@ -66,6 +66,20 @@ TEST_CASE("different seeds or indices give different data", "[task_2]") {
     // One class: every target is 0, so only the noise can tell these samples apart.
     CHECK_FALSE(a.get(0).data.equal(b.get(0).data));
     CHECK_FALSE(a.get(0).data.equal(a.get(1).data));
+    // A seed of seed + index would make (seed 1, index 1) the same sample as (seed 2, index 0).
+    CHECK_FALSE(a.get(1).data.equal(b.get(0).data));
+}
+
+TEST_CASE("get leaves the global random generator alone", "[task_2]") {
+    // Seeding the global generator inside get() is deterministic in one thread, but worker
+    // threads share that generator, and the caller's own random numbers change with it.
+    torch::manual_seed(123);
+    const auto expected = torch::randn({4});
+    torch::manual_seed(123);
+    ex::SyntheticDataset dataset(10, 5);
+    const auto sample = dataset.get(2);
+    CHECK(sample.data.sizes() == torch::IntArrayRef({8}));
+    TL_CHECK_TENSOR_CLOSE(torch::randn({4}), expected);
 }
 
 TEST_CASE("an index past the end throws out_of_range", "[task_3]") {

@@ -34,6 +34,31 @@ TEST_CASE("shards count in proportion to their rows", "[task_2]") {
     const auto c = with_grad(original, torch::tensor({0.0F, 0.0F, 1.0F}));
     ex::average_gradients({original}, {{a}, {b}, {c}}, {1, 2, 1});
     TL_CHECK_TENSOR_CLOSE(original.grad(), torch::tensor({1.0F, 2.0F, 1.0F}));
+    // The replicas' gradients are inputs: unchanged, and not shared with the result.
+    TL_CHECK_TENSOR_CLOSE(a.grad(), torch::tensor({4.0F, 0.0F, 1.0F}));
+    TL_CHECK_TENSOR_CLOSE(b.grad(), torch::tensor({0.0F, 4.0F, 1.0F}));
+    CHECK_FALSE(original.grad().is_alias_of(a.grad()));
+}
+
+TEST_CASE("a single replica's gradient is copied, not shared", "[task_2]") {
+    const auto original = torch::zeros({2}, torch::requires_grad());
+    const auto a = with_grad(original, torch::tensor({1.0F, 3.0F}));
+    ex::average_gradients({original}, {{a}}, {5});
+    TL_CHECK_TENSOR_CLOSE(original.grad(), torch::tensor({1.0F, 3.0F}));
+    CHECK_FALSE(original.grad().is_alias_of(a.grad()));
+}
+
+TEST_CASE("the gradient lands on the original's device, seen on meta", "[task_2]") {
+    // meta holds shapes and no data, on every machine: a sum left on the replicas' device (the
+    // CPU here) shows as it would for replicas on GPUs and an original elsewhere.
+    const auto original = torch::zeros(
+        {2}, torch::dtype(torch::kFloat64).device(torch::Device("meta")).requires_grad(true));
+    const auto a = with_grad(torch::zeros({2}), torch::tensor({1.0F, 1.0F}));
+    const auto b = with_grad(torch::zeros({2}), torch::tensor({2.0F, 4.0F}));
+    ex::average_gradients({original}, {{a}, {b}}, {3, 1});
+    REQUIRE(original.grad().defined());
+    CHECK(original.grad().device() == torch::Device("meta"));
+    CHECK(original.grad().scalar_type() == torch::kFloat64);
 }
 
 TEST_CASE("every parameter is reduced and an old gradient is replaced", "[task_2]") {

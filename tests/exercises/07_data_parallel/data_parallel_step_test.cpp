@@ -119,6 +119,40 @@ TEST_CASE("the original model stays where it was and gets the gradient", "[task_
     CHECK(model->w1.grad().sizes() == model->w1.sizes());
 }
 
+TEST_CASE("the replicas do the work, not the original", "[task_2]") {
+    // A step that runs the whole batch through the original model lands on the same parameters;
+    // what shows is that autograd then reaches the original's parameters, which a real step
+    // never lets happen (replicas are deep copies, with no autograd link to it).
+    auto model = make_model();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    int reached = 0;
+    for (auto& p : model->parameters()) {
+        p.register_hook([&reached](const torch::Tensor&) { ++reached; });
+    }
+    const auto p = make_problem(8, 9);
+    ex::data_parallel_step(model, sgd, p.x, p.y, cpus(2));
+    CHECK(reached == 0);
+    REQUIRE(model->w1.grad().defined());
+}
+
+TEST_CASE("every listed device gets its shard, seen with meta", "[task_2]") {
+    // meta holds shapes and no data, on every machine, and LibTorch cannot clone a module onto
+    // it: a step that really replicates onto each listed device fails there with a c10::Error,
+    // before the model changes. A step that ignores the list runs and steps.
+    auto model = make_model();
+    const auto w1 = model->w1.detach().clone();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(8, 10);
+    CHECK_THROWS_AS(
+        ex::data_parallel_step(model, sgd, p.x, p.y, {c10::Device("cpu"), c10::Device("meta")}),
+        c10::Error);
+    TL_CHECK_TENSOR_CLOSE(model->w1.detach(), w1);
+    CHECK_THROWS_AS(
+        ex::data_parallel_step(model, sgd, p.x, p.y, {c10::Device("meta"), c10::Device("cpu")}),
+        c10::Error);
+    TL_CHECK_TENSOR_CLOSE(model->w1.detach(), w1);
+}
+
 TEST_CASE("bad arguments are errors", "[task_1]") {
     auto model = make_model();
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));

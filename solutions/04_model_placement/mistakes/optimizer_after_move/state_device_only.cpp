@@ -1,0 +1,32 @@
+// Mistake: Moves the momentum buffers to the device but not to the dtype
+// After to(kDouble) the buffers stay float32 and the momentum is kept in float32 from then on.
+// The tests check every buffer's dtype.
+#include "optimizer_after_move.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+void move_training(torch::nn::Module& model, torch::optim::SGD& optimizer, c10::Device device,
+                   c10::ScalarType dtype) {
+    // Check first, so that a bad call leaves the model and the optimizer exactly as they were.
+    if (!c10::isFloatingType(dtype)) {
+        throw std::invalid_argument(
+            std::string("move_training: expected a floating-point dtype, got ") +
+            c10::toString(dtype));
+    }
+    // One call moves and converts every registered tensor in place: the optimizer still holds
+    // the same parameter objects, and its state is still filed under them.
+    model.to(device, dtype);
+    // The state is the optimizer's own: to() never sees it. Each momentum buffer is replaced by
+    // a copy on the new device, in the new dtype, under the same key.
+    for (auto& item : optimizer.state()) {
+        auto& state = static_cast<torch::optim::SGDParamState&>(*item.second);
+        if (state.momentum_buffer().defined()) {
+            state.momentum_buffer(state.momentum_buffer().to(device));
+        }
+    }
+}
+
+}  // namespace ex

@@ -1,0 +1,37 @@
+// Mistake: Counts four bytes per element whatever the dtype
+// float16 takes 2 bytes and float64 takes 8: numel() x element_size(), not numel() x 4.
+#include "model_memory_estimate.h"
+
+#include <stdexcept>
+
+namespace ex {
+
+int state_tensors_per_parameter(Optimizer optimizer) {
+    switch (optimizer) {
+        case Optimizer::kSgd:
+            return 0;  // the update uses only the gradient
+        case Optimizer::kSgdMomentum:
+            return 1;  // momentum_buffer
+        case Optimizer::kAdam:
+            return 2;  // exp_avg (first moment) and exp_avg_sq (second moment)
+    }
+    throw std::invalid_argument("state_tensors_per_parameter: unknown optimizer");
+}
+
+TrainingMemory estimate_training_memory(const std::vector<at::Tensor>& parameters,
+                                        Optimizer optimizer) {
+    const auto per_parameter = static_cast<std::uint64_t>(state_tensors_per_parameter(optimizer));
+    TrainingMemory memory;
+    for (const auto& p : parameters) {
+        // numel x element size: what nbytes() reports, and what the tensor's storage must hold.
+        const auto bytes = static_cast<std::uint64_t>(p.numel()) * 4;
+        memory.parameters += bytes;
+        if (p.requires_grad()) {  // a frozen parameter never gets a gradient, so no state either
+            memory.gradients += bytes;
+            memory.optimizer_state += per_parameter * bytes;
+        }
+    }
+    return memory;
+}
+
+}  // namespace ex

@@ -1,0 +1,37 @@
+// Mistake: Catches c10::Error instead of c10::OutOfMemoryError
+// A shape mismatch is a c10::Error too: it is retried with smaller batches down to 1, hiding
+// the bug. The tests count the calls of a step that throws another c10::Error.
+#include "retry_smaller_batch.h"
+
+#include <c10/util/Exception.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+std::int64_t run_with_smaller_batch(std::int64_t batch,
+                                    const std::function<void(std::int64_t)>& step,
+                                    const std::function<void()>& on_oom) {
+    if (batch < 1) {
+        throw std::invalid_argument("run_with_smaller_batch: expected a batch >= 1, got " +
+                                    std::to_string(batch));
+    }
+    while (true) {
+        try {
+            step(batch);
+            return batch;
+        } catch (const c10::Error&) {  // only OOM: other errors are real bugs
+            // The failed step's tensors were freed by the unwinding; nothing else to release.
+            if (on_oom) {
+                on_oom();
+            }
+            if (batch == 1) {
+                throw;  // nothing smaller to try: let the caller see the original error
+            }
+            batch /= 2;
+        }
+    }
+}
+
+}  // namespace ex

@@ -1,0 +1,38 @@
+// Mistake: Seeds the global generator inside get()
+// One thread gets the same samples, but worker threads share that generator, and the caller's
+// own random numbers change with every get(). The tests draw from the global generator around
+// a get().
+#include "synthetic_dataset.h"
+
+#include <ATen/Context.h>
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/scalar_tensor.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ex {
+
+torch::data::Example<> SyntheticDataset::get(std::size_t index) {
+    // The loader trusts get(): an index past the end must fail loudly, not read garbage.
+    if (index >= count_) {
+        throw std::out_of_range("SyntheticDataset::get: index " + std::to_string(index) +
+                                " is past the end (size " + std::to_string(count_) + ")");
+    }
+    // The global generator, reseeded for each sample: shared by every thread and the caller.
+    at::manual_seed(seed_ * 1000003ULL + index);
+    const auto label = static_cast<int64_t>(index % static_cast<std::size_t>(classes_));
+    // Scalar int64 targets stack into the [batch] vector that cross_entropy expects.
+    auto target = at::scalar_tensor(label, at::TensorOptions().dtype(at::kLong));
+    auto data = at::randn({features_}) * 0.1 + static_cast<double>(label);
+    return {data, target};
+}
+
+std::optional<std::size_t> SyntheticDataset::size() const {
+    // Known up front: samplers need it to build their index lists.
+    return count_;
+}
+
+}  // namespace ex
