@@ -49,9 +49,10 @@ function(torchlings_add_lesson)
   torchlings_use_pch(${target})
   set(launch "")
   if(ARG_PROCESSES)
-    file(CONFIGURE OUTPUT "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${target}.launch" CONTENT
-         "# How `torchlings run ${number}` starts lesson_${number} (written by CMake).\n"
-         "processes=${ARG_PROCESSES}\ntorchrun=${TORCHLINGS_TORCHRUN}\n")
+    set(declaration "# How `torchlings run ${number}` starts ${target} (written by CMake).\n")
+    string(APPEND declaration "processes=${ARG_PROCESSES}\ntorchrun=${TORCHLINGS_TORCHRUN}\n")
+    file(CONFIGURE OUTPUT "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${target}.launch"
+         CONTENT "${declaration}")
     if(TORCHLINGS_TORCHRUN)
       set(launch "${TORCHLINGS_TORCHRUN}|--standalone|--no-python|--nproc-per-node=${ARG_PROCESSES}")
     endif()
