@@ -103,7 +103,8 @@ c10::intrusive_ptr<c10d::Store> connect_store(const LaunchInfo& info,
     options.port = static_cast<std::uint16_t>(info.master_port);
     options.isServer = info.rank == 0 && !info.agent_store;
     options.numWorkers = static_cast<std::size_t>(info.world_size);
-    options.waitWorkers = options.isServer;
+    // Every rank counts itself in (clients too); only the server waits for the count.
+    options.waitWorkers = true;
     options.timeout = timeout;
     const std::string where = info.master_addr + ":" + std::to_string(info.master_port);
     try {
@@ -137,14 +138,27 @@ c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
     const c10::intrusive_ptr<c10d::Store>& store, int rank, int world_size,
     std::chrono::milliseconds timeout, BackendKind kind) {
     auto group = c10::make_intrusive<c10d::ProcessGroup>(store, rank, world_size);
-    if (kind == BackendKind::kNccl) {
-        auto backend = make_nccl_group(store, rank, world_size, timeout);
-        group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL, backend);
-        group->setDefaultBackend(c10d::ProcessGroup::BackendType::NCCL);
-    } else {
-        auto backend = make_gloo_group(store, rank, world_size, timeout);
-        group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, backend);
-        group->setDefaultBackend(c10d::ProcessGroup::BackendType::GLOO);
+    try {
+        if (kind == BackendKind::kNccl) {
+            auto backend = make_nccl_group(store, rank, world_size, timeout);
+            group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL,
+                              backend);
+            group->setDefaultBackend(c10d::ProcessGroup::BackendType::NCCL);
+        } else {
+            auto backend = make_gloo_group(store, rank, world_size, timeout);
+            group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, backend);
+            group->setDefaultBackend(c10d::ProcessGroup::BackendType::GLOO);
+        }
+    } catch (const RendezvousError&) {
+        throw;
+    } catch (const std::exception& error) {
+        // Each rank publishes its address in the store and connects to every other: a rank
+        // that died after the store's rendezvous is noticed here.
+        const std::string text = error.what();
+        throw RendezvousError("rank " + std::to_string(rank) + " of " + std::to_string(world_size) +
+                              ": the process group could not connect to every rank within " +
+                              seconds(timeout) + " (" + text.substr(0, text.find('\n')) +
+                              "). Did another rank stop?");
     }
     return group;
 }
