@@ -10,8 +10,8 @@
 
 #include <torchlings/exercise.h>
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/cat.h>
-#include <torch/csrc/autograd/grad_mode.h>
 
 #include <stdexcept>
 #include <string>

@@ -9,8 +9,8 @@
 
 #include <torchlings/exercise.h>
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/cat.h>
-#include <torch/csrc/autograd/grad_mode.h>
 
 namespace ex {
 

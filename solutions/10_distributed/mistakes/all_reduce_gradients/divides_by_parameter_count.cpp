@@ -5,8 +5,8 @@
 /// @brief Solution of all_reduce_gradients (lesson 10): one all-reduce for all gradients.
 #include "all_reduce_gradients.h"
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/cat.h>
-#include <torch/csrc/autograd/grad_mode.h>
 
 #include <stdexcept>
 #include <string>
@@ -30,7 +30,7 @@ void all_reduce_gradients(const std::vector<at::Tensor>& parameters, c10d::Proce
     options.reduceOp = c10d::ReduceOp::SUM;  // Gloo has no AVG: sum, then divide
     group.allreduce(tensors, options)->wait();
     tensors[0].div_(static_cast<double>(parameters.size()));
-    const torch::NoGradGuard no_grad;
+    const at::NoGradGuard no_grad;
     std::int64_t offset = 0;
     for (const auto& p : parameters) {
         p.mutable_grad().copy_(tensors[0].slice(0, offset, offset + p.numel()).view_as(p));

@@ -5,8 +5,8 @@
 /// @brief Solution of broadcast_parameters (lesson 10): rank 0's parameters, everywhere.
 #include "broadcast_parameters.h"
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/cat.h>
-#include <torch/csrc/autograd/grad_mode.h>
 
 namespace ex {
 

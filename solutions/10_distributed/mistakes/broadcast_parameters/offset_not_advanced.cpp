@@ -5,8 +5,8 @@
 /// @brief Solution of broadcast_parameters (lesson 10): rank 0's parameters, everywhere.
 #include "broadcast_parameters.h"
 
+#include <ATen/core/grad_mode.h>
 #include <ATen/ops/cat.h>
-#include <torch/csrc/autograd/grad_mode.h>
 
 namespace ex {
 
@@ -22,7 +22,7 @@ void broadcast_parameters(const std::vector<at::Tensor>& parameters, c10d::Proce
     options.rootRank = 0;  // the same root on every rank
     group.broadcast(tensors, options)->wait();
     // Parameters are leaves that require grad: writing them in place needs no_grad.
-    const torch::NoGradGuard no_grad;
+    const at::NoGradGuard no_grad;
     std::int64_t offset = 0;
     for (const auto& p : parameters) {
         p.copy_(tensors[0].slice(0, offset, offset + p.numel()).view_as(p));
