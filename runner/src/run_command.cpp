@@ -1,7 +1,10 @@
 /// @file
 /// @brief `run NN`: build a lesson's demo quietly, then hand it the terminal.
 #include <ostream>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "tl_runner/commands.h"
 #include "tl_runner/exercise_run.h"
@@ -42,16 +45,17 @@ std::vector<std::string> launcher(Context& context, const fs::path& program,
         processes = std::to_string(options.processes);
     }
     if (torchrun.empty()) {
-        context.err() << context.style().warn("torchrun was not found when the build was "
-                                              "configured: running one process alone.")
+        context.err() << context.style().warn(
+                             "torchrun was not found when the build was "
+                             "configured: running one process alone.")
                       << " (It comes with the torch Python package.)\n";
         return {};
     }
     // --standalone: a rendezvous on this machine, on a free port (no clash with another job).
     std::vector<std::string> argv{torchrun, "--standalone", "--no-python",
                                   "--nproc-per-node=" + processes};
-    context.err() << context.style().dim("$ " + join(argv, " ") + " " +
-                                         context.show(program) + " ...")
+    context.err() << context.style().dim("$ " + join(argv, " ") + " " + context.show(program) +
+                                         " ...")
                   << "\n";
     return argv;
 }
@@ -64,6 +68,10 @@ int run_command(Context& context, const RunOptions& options) {
     std::ostream& out = context.out();
     const Style& style = context.style();
 
+    const fs::path program = context.binary(target);
+    // Read before building: the declaration comes from configuring, and a bad --processes
+    // should not wait for a build.
+    std::vector<std::string> argv = launcher(context, program, options);
     const BuildResult build = build_target(context, target);
     if (!build.ok) {
         out << build.log << style.bad(target + " did not build.")
@@ -71,15 +79,13 @@ int run_command(Context& context, const RunOptions& options) {
         return static_cast<int>(ExitCode::kBuildError);
     }
 
-    const fs::path program = context.binary(target);
     std::error_code error;
     if (!fs::exists(program, error)) {
         throw EnvironmentError(
             "The lesson program " + context.show(program) + " does not exist after building.",
             "cmake --build " + context.show(context.build_dir()) + " --target " + target);
     }
-    ProcessSpec spec{launcher(context, program, options), context.root(), OutputMode::kInherit,
-                     std::nullopt};
+    ProcessSpec spec{std::move(argv), context.root(), OutputMode::kInherit, std::nullopt};
     spec.argv.insert(spec.argv.end(), {program.string(), "--device", options.device});
     spec.argv.insert(spec.argv.end(), options.extra_args.begin(), options.extra_args.end());
     out << std::flush;
