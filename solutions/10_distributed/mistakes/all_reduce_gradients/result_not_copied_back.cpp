@@ -27,7 +27,7 @@ void all_reduce_gradients(const std::vector<at::Tensor>& parameters, c10d::Proce
     // One flat buffer: one collective instead of one per parameter (what Reducer's buckets do).
     std::vector<at::Tensor> tensors{at::cat(pieces)};
     c10d::AllreduceOptions options;
-    options.reduceOp = c10d::ReduceOp::SUM;  // Gloo has no AVG: sum, then divide
+    options.reduceOp = c10d::ReduceOp::SUM;  // then divide by the number of ranks
     group.allreduce(tensors, options)->wait();
     tensors[0].div_(group.getSize());
     const at::NoGradGuard no_grad;
