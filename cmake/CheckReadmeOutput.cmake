@@ -1,4 +1,5 @@
-# cmake -D DEMO=<lesson binary> -D README=<lesson README.md> -P CheckReadmeOutput.cmake
+# cmake -D DEMO=<lesson binary> -D README=<lesson README.md> [-D LAUNCH=<launcher|args>]
+#       -P CheckReadmeOutput.cmake
 #
 # Fails when the output a lesson's README shows and the demo's real output have drifted apart in
 # structure. The README marks its shown output with a line `<!-- demo-output -->` directly above a
@@ -129,10 +130,17 @@ elseif(n_demo GREATER 1)
 endif()
 fence_after("${readme}" ${demo_markers} "<!-- demo-output -->" shown)
 
-execute_process(COMMAND "${DEMO}" OUTPUT_VARIABLE actual ERROR_VARIABLE errors
+# LAUNCH (optional): the launcher that starts the demo, its arguments separated by '|' (lessons
+# run as a job of several processes: torchrun ... --nproc-per-node=N).
+set(command "${DEMO}")
+if(LAUNCH)
+  string(REPLACE "|" ";" command "${LAUNCH}")
+  list(APPEND command "${DEMO}")
+endif()
+execute_process(COMMAND ${command} OUTPUT_VARIABLE actual ERROR_VARIABLE errors
                 RESULT_VARIABLE rc TIMEOUT 100)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "${DEMO} exited with ${rc}:\n${actual}\n${errors}")
+  message(FATAL_ERROR "${command} exited with ${rc}:\n${actual}\n${errors}")
 endif()
 
 skeleton("${actual}" actual_skeleton)

@@ -31,21 +31,35 @@ function(torchlings_use_pch target)
   endif()
 endfunction()
 
-# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES])
+# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n])
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
 # checked against the demo's real output by a test (label readme). The exercises that
 # exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
 # CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
+# PROCESSES n: the demo is a job of several processes, launched the way PyTorch users launch
+# them: `torchrun --standalone --no-python --nproc-per-node=n lesson_NN`. The lesson writes that
+# declaration to <build>/bin/lesson_NN.launch (read by `torchlings run`), and the README check runs
+# the demo the same way. Without torchrun the demo runs alone, as a job of one process.
 function(torchlings_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "" "")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "PROCESSES" "")
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   string(SUBSTRING "${folder}" 0 2 number)
   set(target lesson_${number})
   add_executable(${target} "${folder}.cpp")
   target_link_libraries(${target} PRIVATE torchlings::common torch torchlings_warnings)
   torchlings_use_pch(${target})
+  set(launch "")
+  if(ARG_PROCESSES)
+    set(declaration "# How `torchlings run ${number}` starts ${target} (written by CMake).\n")
+    string(APPEND declaration "processes=${ARG_PROCESSES}\ntorchrun=${TORCHLINGS_TORCHRUN}\n")
+    file(CONFIGURE OUTPUT "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${target}.launch"
+         CONTENT "${declaration}")
+    if(TORCHLINGS_TORCHRUN)
+      set(launch "${TORCHLINGS_TORCHRUN}|--standalone|--no-python|--nproc-per-node=${ARG_PROCESSES}")
+    endif()
+  endif()
   add_test(NAME "lesson${number}/readme_matches_demo"
-           COMMAND "${CMAKE_COMMAND}" -D "DEMO=$<TARGET_FILE:${target}>"
+           COMMAND "${CMAKE_COMMAND}" -D "DEMO=$<TARGET_FILE:${target}>" -D "LAUNCH=${launch}"
                    -D "README=${CMAKE_CURRENT_SOURCE_DIR}/README.md"
                    -P "${PROJECT_SOURCE_DIR}/cmake/CheckReadmeOutput.cmake")
   set_tests_properties("lesson${number}/readme_matches_demo" PROPERTIES

@@ -27,3 +27,12 @@ if(_tl_wheel_lib_dirs)
   list(JOIN _tl_wheel_lib_dirs ":" _tl_rpath_link)
   add_link_options("$<$<LINK_LANGUAGE:CXX>:LINKER:-rpath-link,${_tl_rpath_link}>")
 endif()
+
+# 3. The wheel's NCCL headers before the toolkit's. ProcessGroupNCCL.hpp includes <nccl.h>; the
+#    toolkit's include folder (which Torch's targets add) may hold an older NCCL than the one the
+#    wheel links. common/src/distributed_nccl.cpp takes this folder with a plain -I, which the
+#    compiler searches before every -isystem folder, the toolkit's included.
+set(TORCHLINGS_WHEEL_NCCL_INCLUDE "")
+if(EXISTS "${_tl_site_packages}/nvidia/nccl/include/nccl.h")
+  set(TORCHLINGS_WHEEL_NCCL_INCLUDE "${_tl_site_packages}/nvidia/nccl/include")
+endif()

@@ -144,6 +144,32 @@ include(TorchlingsLinking)     # link options every program that uses LibTorch n
 string(REGEX REPLACE "-gencode[ =]arch=compute_[0-9a-z]+,code=(sm|compute)_[0-9a-z]+" ""
        CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
 
+# Gloo's headers, which ProcessGroupGloo.hpp includes and the wheel does not ship (lesson 10's
+# process groups on the CPU; Debian and Ubuntu: libgloo-dev). Headers only: nothing is linked.
+find_path(TORCHLINGS_GLOO_INCLUDE_DIR gloo/algorithm.h
+          DOC "Folder holding gloo/algorithm.h (libgloo-dev), for c10d::ProcessGroupGloo")
+if(TORCHLINGS_GLOO_INCLUDE_DIR)
+  message(STATUS "torchlings: Gloo headers: ${TORCHLINGS_GLOO_INCLUDE_DIR}")
+  set(_gloo_json "\"${TORCHLINGS_GLOO_INCLUDE_DIR}\"")
+else()
+  message(STATUS "torchlings: Gloo headers: not found (lesson 10 needs them: "
+                 "sudo apt-get install libgloo-dev, then reconfigure)")
+  set(_gloo_json "null")
+endif()
+
+# torchrun, the launcher that ships with torch (lesson 10 starts one process per device with it):
+# beside the Python that holds this torch (a venv's bin/, or /usr/local/bin), else on PATH.
+get_filename_component(_tl_python_prefix "${_torch_root}/../../../.." ABSOLUTE)
+find_program(TORCHLINGS_TORCHRUN torchrun HINTS "${_tl_python_prefix}/bin"
+             DOC "torchrun of the torch that provides LibTorch (lesson 10)")
+if(TORCHLINGS_TORCHRUN)
+  message(STATUS "torchlings: torchrun: ${TORCHLINGS_TORCHRUN}")
+  set(_torchrun_json "\"${TORCHLINGS_TORCHRUN}\"")
+else()
+  message(STATUS "torchlings: torchrun: not found (lesson 10 then runs as one process)")
+  set(_torchrun_json "null")
+endif()
+
 # --- What was found: printed now and written for `torchlings doctor`. ---
 # The C++11 ABI: from Torch's flags when it states it, else from libc10's symbols (2.7+ wheels
 # only ship the new ABI and no longer pass the define).
@@ -202,6 +228,8 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"nvcc\": ${_nvcc},
   \"linker\": \"${TORCHLINGS_LINKER}\",
   \"cmake_version\": \"${CMAKE_VERSION}\",
+  \"gloo_headers\": ${_gloo_json},
+  \"torchrun\": ${_torchrun_json},
   \"supported\": {
     \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
     \"cmake\": \"${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x\",

@@ -321,6 +321,29 @@ void check_gpu_support(Report& report, const RecordedConfig& recorded,
     }
 }
 
+/// Lesson 10's needs: Gloo's headers (ProcessGroupGloo on the CPU) and torchrun (its launcher).
+void check_distributed(Report& report, const RecordedConfig& recorded) {
+    if (!recorded.problem.empty()) {
+        return;
+    }
+    const std::string gloo = string_value(recorded.values, "gloo_headers");
+    if (gloo.empty()) {
+        report.problem("gloo",
+                       "Gloo's headers were not found at configure time (lesson 10's process "
+                       "groups need them)",
+                       "sudo apt-get install -y libgloo-dev   (then: cmake <build folder>)");
+    } else {
+        report.ok("gloo", "headers in " + gloo + " (c10d::ProcessGroupGloo, lesson 10)");
+    }
+    const std::string torchrun = string_value(recorded.values, "torchrun");
+    if (torchrun.empty()) {
+        report.note("torchrun", "not found: lesson 10 runs as one process (torchrun comes with "
+                                "the torch Python package)");
+    } else {
+        report.ok("torchrun", torchrun + " (starts lesson 10's processes)");
+    }
+}
+
 void check_course(Report& report, Context& context) {
     try {
         const Course& course = context.course();
@@ -352,6 +375,7 @@ ExitCode doctor_command(Context& context) {
     report_config(report, context, config);
     report_support(report, config);
     check_gpu_support(report, config, gpus);
+    check_distributed(report, config);
     report.section("Course");
     check_course(report, context);
     return report.finish();

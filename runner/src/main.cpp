@@ -90,11 +90,14 @@ std::vector<Verb> verbs(Options& o) {
     return {
         {"list", "Lessons and exercises, with your progress", false, [](CLI::App&) {},
          [](Context& c) { return code(list_command(c)); }},
-        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [-- args]", false,
+        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [--processes N] [-- args]", false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
              v.add_option("--device", o.run.device, "auto, cpu, cuda, cuda:N or mps");
              v.add_option("args", o.run.extra_args, "Arguments for the lesson, after --");
+             v.add_option("--processes", o.run.processes,
+                          "Processes for a lesson launched by torchrun (default: the lesson's)")
+                 ->check(CLI::Range(1, 64));
          },
          [&o](Context& c) { return run_command(c, o.run); }},
         {"check",

@@ -1,7 +1,10 @@
 /// @file
 /// @brief `run NN`: build a lesson's demo quietly, then hand it the terminal.
 #include <ostream>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "tl_runner/commands.h"
 #include "tl_runner/exercise_run.h"
@@ -11,12 +14,64 @@
 namespace torchlings::runner {
 namespace fs = std::filesystem;
 
+namespace {
+
+/// How a lesson that runs as several processes is started: CMake writes <bin>/lesson_NN.launch
+/// (`processes=N`, `torchrun=<path or empty>`) for a lesson declared with
+/// torchlings_add_lesson(PROCESSES N). Returns the launcher's argv, empty for a plain program.
+std::vector<std::string> launcher(Context& context, const fs::path& program,
+                                  const RunOptions& options) {
+    fs::path declaration = program;
+    declaration += ".launch";
+    std::error_code error;
+    if (!fs::exists(declaration, error)) {
+        if (options.processes > 0) {
+            throw UsageError("lesson " + options.lesson +
+                             " runs as one process: --processes is for lessons launched by "
+                             "torchrun");
+        }
+        return {};
+    }
+    std::string processes = "1";
+    std::string torchrun;
+    for (const std::string& line : split_lines(read_file(declaration))) {
+        if (line.rfind("processes=", 0) == 0) {
+            processes = trim(line.substr(10));
+        } else if (line.rfind("torchrun=", 0) == 0) {
+            torchrun = trim(line.substr(9));
+        }
+    }
+    if (options.processes > 0) {
+        processes = std::to_string(options.processes);
+    }
+    if (torchrun.empty()) {
+        context.err() << context.style().warn(
+                             "torchrun was not found when the build was "
+                             "configured: running one process alone.")
+                      << " (It comes with the torch Python package.)\n";
+        return {};
+    }
+    // --standalone: a rendezvous on this machine, on a free port (no clash with another job).
+    std::vector<std::string> argv{torchrun, "--standalone", "--no-python",
+                                  "--nproc-per-node=" + processes};
+    context.err() << context.style().dim("$ " + join(argv, " ") + " " + context.show(program) +
+                                         " ...")
+                  << "\n";
+    return argv;
+}
+
+}  // namespace
+
 int run_command(Context& context, const RunOptions& options) {
     const Lesson& lesson = context.course().resolve_lesson(options.lesson);
     const std::string target = "lesson_" + lesson.number;
     std::ostream& out = context.out();
     const Style& style = context.style();
 
+    const fs::path program = context.binary(target);
+    // Read before building: the declaration comes from configuring, and a bad --processes
+    // should not wait for a build.
+    std::vector<std::string> argv = launcher(context, program, options);
     const BuildResult build = build_target(context, target);
     if (!build.ok) {
         out << build.log << style.bad(target + " did not build.")
@@ -24,17 +79,14 @@ int run_command(Context& context, const RunOptions& options) {
         return static_cast<int>(ExitCode::kBuildError);
     }
 
-    const fs::path program = context.binary(target);
     std::error_code error;
     if (!fs::exists(program, error)) {
         throw EnvironmentError(
             "The lesson program " + context.show(program) + " does not exist after building.",
             "cmake --build " + context.show(context.build_dir()) + " --target " + target);
     }
-    ProcessSpec spec{{program.string(), "--device", options.device},
-                     context.root(),
-                     OutputMode::kInherit,
-                     std::nullopt};
+    ProcessSpec spec{std::move(argv), context.root(), OutputMode::kInherit, std::nullopt};
+    spec.argv.insert(spec.argv.end(), {program.string(), "--device", options.device});
     spec.argv.insert(spec.argv.end(), options.extra_args.begin(), options.extra_args.end());
     out << std::flush;
     const ProcessResult result = run_process(spec);

@@ -20,6 +20,7 @@ struct RunOptions {
     std::string lesson;                   ///< "01", "1" or "01_availability"
     std::string device = "auto";          ///< passed as --device
     std::vector<std::string> extra_args;  ///< passed after --device
+    int processes = 0;                    ///< lessons launched by torchrun: 0 = the lesson's own
 };
 
 /// `run NN`: builds lesson_NN quietly, then runs it on the terminal and returns its exit code

@@ -1,0 +1,38 @@
+/// @file distributed_gloo.cpp
+/// @brief The one file that includes ProcessGroupGloo.hpp, and with it Gloo's own headers.
+///
+/// The torch wheel exports ProcessGroupGloo's symbols but does not ship the Gloo headers its
+/// header includes; they come from the system (Debian, Ubuntu: libgloo-dev, headers only, nothing
+/// of it is linked). Without them (TL_HAVE_GLOO 0) make_gloo_group() says what to install.
+#include "torchlings/distributed.h"
+
+#if TL_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+
+namespace torchlings::dist {
+
+c10::intrusive_ptr<c10d::Backend> make_gloo_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                                  int rank, int world_size,
+                                                  std::chrono::milliseconds timeout,
+                                                  bool loopback) {
+#if TL_HAVE_GLOO
+    auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+    options->devices.push_back(loopback
+                                   ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                   : c10d::ProcessGroupGloo::createDefaultDevice());
+    return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, world_size, options);
+#else
+    (void)store;
+    (void)rank;
+    (void)world_size;
+    (void)timeout;
+    (void)loopback;
+    throw RendezvousError(
+        "this build has no Gloo process group: Gloo's headers were not found when it was "
+        "configured. Install them (sudo apt-get install libgloo-dev), then reconfigure "
+        "(./torchlings doctor)");
+#endif
+}
+
+}  // namespace torchlings::dist

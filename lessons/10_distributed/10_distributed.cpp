@@ -1,0 +1,551 @@
+/// @file 10_distributed.cpp
+/// @brief Lesson 10 — Distributed data parallel: one process per device, gradients all-reduced
+/// between processes by c10d, PyTorch's own distributed engine (Gloo on the CPU, NCCL on GPUs).
+///
+/// What you will learn:
+///   1. what torchrun tells each process (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR:MASTER_PORT)
+///      and how the processes meet in a store and build a process group;
+///   2. the collectives (all-reduce, broadcast, all-gather), a distributed sampler, and a training
+///      step that all-reduces gradients by hand, then through c10d::Reducer (buckets, overlap);
+///   3. proof that every rank stays identical and equal to one process on the whole batch.
+/// Run it: ./torchlings run 10   (= torchrun --no-python --nproc-per-node=2
+/// build/dev/bin/lesson_10)
+///         build/dev/bin/lesson_10 alone runs it as a job of one process.
+#include <torchlings/distributed.h>
+#include <torchlings/lesson.h>
+#include <torchlings/timer.h>
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
+#include <torch/csrc/distributed/c10d/reducer.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using torchlings::print_field;
+using torchlings::print_section;
+namespace dist = torchlings::dist;
+
+constexpr std::int64_t kFeatures = 8;
+constexpr std::int64_t kClasses = 4;
+constexpr std::int64_t kTrainSize = 1920;
+constexpr std::int64_t kTestSize = 600;
+constexpr std::int64_t kGlobalBatch = 120;  // divisible by 1, 2, 3, 4, 5, 6 and 8 processes
+constexpr int kSteps = 16;
+constexpr double kLearningRate = 0.1;
+constexpr std::uint64_t kSamplerSeed = 7;
+constexpr auto kDefaultTimeout = std::chrono::seconds(60);
+
+/// One process's view of the job.
+struct Job {
+    dist::LaunchInfo info;
+    c10::intrusive_ptr<c10d::ProcessGroup> group;
+    c10::Device device{c10::kCPU};
+    std::chrono::milliseconds timeout{kDefaultTimeout};
+    [[nodiscard]] bool leader() const { return info.rank == 0; }
+};
+
+std::string join(const std::vector<std::int64_t>& values, std::size_t limit = 8) {
+    std::ostringstream out;
+    for (std::size_t i = 0; i < values.size() && i < limit; ++i) {
+        out << (i == 0 ? "" : ", ") << values[i];
+    }
+    if (values.size() > limit) {
+        out << ", ...";
+    }
+    return out.str();
+}
+
+std::string bytes_text(std::int64_t bytes) {
+    std::ostringstream out;
+    constexpr double kKiB = 1024.0;
+    out << bytes << " bytes (" << std::fixed << std::setprecision(1)
+        << static_cast<double>(bytes) / kKiB << " KiB)";
+    return out.str();
+}
+
+std::string scientific(double value) {
+    std::ostringstream out;
+    out << std::scientific << std::setprecision(1) << value;
+    return out.str();
+}
+
+/// Waits for a collective; Gloo throws here when a peer died or the timeout passed.
+void wait(const c10::intrusive_ptr<c10d::Work>& work) { work->wait(); }
+
+void all_reduce(Job& job, at::Tensor& tensor, c10d::ReduceOp op = c10d::ReduceOp::SUM) {
+    std::vector<at::Tensor> tensors{tensor};
+    c10d::AllreduceOptions options;
+    options.reduceOp = op;
+    wait(job.group->allreduce(tensors, options));
+}
+
+void broadcast(Job& job, at::Tensor& tensor, int root) {
+    std::vector<at::Tensor> tensors{tensor};
+    c10d::BroadcastOptions options;
+    options.rootRank = root;
+    wait(job.group->broadcast(tensors, options));
+}
+
+// --- 1. Who am I: the launcher's variables, the store, the process group ---
+Job join_job(const torchlings::LessonContext& context) {
+    Job job;
+    job.info = dist::read_launch_info();
+    job.timeout = dist::timeout_from_env(kDefaultTimeout);
+    if (!job.info.launched) {
+        job.info.master_port = dist::free_port();  // alone: any free port will do
+    }
+    auto kind = dist::BackendKind::kGloo;
+    job.device = c10::Device(c10::kCPU);
+    if (context.device.is_cuda()) {
+        // One process per GPU: LOCAL_RANK picks it, whatever --device named.
+        kind = dist::BackendKind::kNccl;
+        job.device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(job.info.local_rank));
+    }
+    if (job.leader()) {
+        print_section("1. The job");
+        print_field("Launched by", job.info.launched ? "a launcher (torchrun's variables are set)"
+                                                     : "nobody: one process alone");
+        print_field("World size", std::to_string(job.info.world_size));
+        print_field("This process", "rank " + std::to_string(job.info.rank) + ", local rank " +
+                                        std::to_string(job.info.local_rank));
+        print_field("Store", "TCPStore at " + job.info.master_addr + ":" +
+                                 (job.info.launched ? std::to_string(job.info.master_port)
+                                                    : std::string("<free port>")) +
+                                 (job.info.agent_store ? ", served by torchrun's agent"
+                                                       : ", served by rank 0"));
+    }
+    const auto store = dist::connect_store(job.info, job.timeout);
+    job.group =
+        dist::make_process_group(store, job.info.rank, job.info.world_size, job.timeout, kind);
+    if (job.leader()) {
+        print_field("Process group",
+                    std::string(kind == dist::BackendKind::kNccl ? "nccl" : "gloo") + " on " +
+                        job.device.str() + ", timeout " +
+                        std::to_string(job.timeout.count() / 1000) + " s");
+    }
+    return job;
+}
+
+// --- 2. Collectives ---
+void show_collectives(Job& job) {
+    const auto world = job.info.world_size;
+    const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(job.device);
+    // all-reduce: every rank contributes rank + 1 and gets the sum 1 + 2 + ... + world.
+    auto sum = torch::full({1}, static_cast<float>(job.info.rank + 1), options);
+    all_reduce(job, sum);
+    // broadcast: rank 0's value overwrites everyone's.
+    auto shared = torch::full({1}, job.leader() ? 42.0F : -1.0F, options);
+    broadcast(job, shared, 0);
+    // all-gather: every rank gets every rank's tensor, in rank order.
+    std::vector<std::vector<at::Tensor>> gathered(1);
+    for (int r = 0; r < world; ++r) {
+        gathered[0].push_back(torch::empty({1}, options));
+    }
+    std::vector<at::Tensor> mine{torch::full({1}, static_cast<float>(job.info.rank), options)};
+    wait(job.group->allgather(gathered, mine));
+    if (job.leader()) {
+        print_section("2. Collectives");
+        print_field("all_reduce(rank + 1)", std::to_string(static_cast<int>(sum.item<float>())) +
+                                                "  (expected " +
+                                                std::to_string(world * (world + 1) / 2) + ")");
+        print_field("broadcast(42 from rank 0)", std::to_string(shared.item<int>()));
+        std::vector<std::int64_t> ranks;
+        for (const auto& t : gathered[0]) {
+            ranks.push_back(static_cast<std::int64_t>(t.item<float>()));
+        }
+        print_field("all_gather(rank)", join(ranks));
+    }
+}
+
+// --- 3. A distributed sampler ---
+/// Rank `rank`'s indices of an epoch, as PyTorch's DistributedSampler deals them: one shuffle
+/// shared by all ranks (same seed + epoch), padded by wrapping round to a multiple of the world
+/// size so that every rank gets as many samples (and runs as many collectives), then every
+/// world_size-th index starting at `rank`.
+std::vector<std::int64_t> shard_indices(std::int64_t size, int rank, int world,
+                                        std::int64_t epoch) {
+    auto generator = at::make_generator<at::CPUGeneratorImpl>(kSamplerSeed + epoch);
+    const auto order = torch::randperm(size, generator, torch::kLong);
+    const std::int64_t per_rank = (size + world - 1) / world;
+    std::vector<std::int64_t> mine;
+    for (std::int64_t i = rank; i < per_rank * world; i += world) {
+        mine.push_back(order[i % size].item<std::int64_t>());
+    }
+    return mine;
+}
+
+struct Data {
+    at::Tensor x, y;
+};
+
+/// Gaussian blobs from a fixed seed: every rank generates the same data set, as every rank of a
+/// real job reads the same files, and the sampler decides who uses which rows.
+std::pair<Data, Data> make_blobs() {
+    torch::manual_seed(0);
+    const auto centres = torch::randn({kClasses, kFeatures}) * 2.5;
+    auto make = [&](std::int64_t n) {
+        const auto y = torch::randint(kClasses, {n}, torch::kLong);
+        return Data{centres.index_select(0, y) + torch::randn({n, kFeatures}), y};
+    };
+    auto train_set = make(kTrainSize);
+    auto test_set = make(kTestSize);
+    return {train_set, test_set};
+}
+
+void show_sampler(const Job& job) {
+    const auto world = job.info.world_size;
+    const auto mine = shard_indices(kTrainSize, job.info.rank, world, 0);
+    if (job.leader()) {
+        print_section("3. Each rank its shard: a distributed sampler");
+        print_field("Samples per rank", std::to_string(mine.size()) + " of " +
+                                            std::to_string(kTrainSize) + " (padded to " +
+                                            std::to_string(mine.size() * world) + ")");
+        print_field("Rank 0, epoch 0", join(mine, 6));
+        print_field("Rank 0, epoch 1", join(shard_indices(kTrainSize, 0, world, 1), 6));
+        print_field("Batch per rank", std::to_string(kGlobalBatch / world) +
+                                          " rows of the global " + std::to_string(kGlobalBatch));
+    }
+}
+
+// --- 4. and 5. Training: gradients all-reduced by hand, then by c10d::Reducer ---
+torch::nn::Sequential make_model(std::int64_t in, std::int64_t hidden, std::int64_t out) {
+    torch::manual_seed(static_cast<std::uint64_t>(hidden));
+    return torch::nn::Sequential(torch::nn::Linear(in, hidden), torch::nn::ReLU(),
+                                 torch::nn::Linear(hidden, hidden), torch::nn::ReLU(),
+                                 torch::nn::Linear(hidden, out));
+}
+
+at::Tensor flat_parameters(const torch::nn::Module& model) {
+    std::vector<at::Tensor> flat;
+    for (const auto& p : model.parameters()) {
+        flat.push_back(p.detach().reshape(-1));
+    }
+    return torch::cat(flat);
+}
+
+/// Copies rank 0's parameters into every rank's model: the replicas must start equal. One
+/// flattened broadcast instead of one per tensor; no_grad because parameters are leaves that
+/// require grad, which autograd forbids writing in place.
+void broadcast_parameters(Job& job, torch::nn::Module& model) {
+    auto flat = flat_parameters(model).to(job.device);
+    broadcast(job, flat, 0);
+    const torch::NoGradGuard no_grad;
+    std::int64_t offset = 0;
+    for (auto& p : model.parameters()) {
+        p.copy_(flat.slice(0, offset, offset + p.numel()).view_as(p));
+        offset += p.numel();
+    }
+}
+
+/// The largest difference between this rank's parameters and rank 0's, over all ranks.
+double spread_across_ranks(Job& job, const torch::nn::Module& model) {
+    const auto mine = flat_parameters(model).to(job.device);
+    auto reference = mine.clone();
+    broadcast(job, reference, 0);
+    auto spread = (mine - reference).abs().max().reshape({1});
+    all_reduce(job, spread, c10d::ReduceOp::MAX);
+    return spread.item<double>();
+}
+
+/// The hand version, as PyTorch's C++ distributed example does it: after backward, one
+/// all-reduce per parameter, then divide by the world size. Equal shards make the mean of the
+/// ranks' mean-loss gradients the whole batch's mean-loss gradient.
+void all_reduce_gradients(Job& job, torch::nn::Module& model) {
+    for (auto& p : model.parameters()) {
+        auto grad = p.mutable_grad();
+        all_reduce(job, grad);
+        grad.div_(job.info.world_size);
+    }
+}
+
+/// The rows of global batch `step` that this rank trains on.
+at::Tensor local_rows(const std::vector<std::int64_t>& mine, int world, int step) {
+    const std::int64_t per_rank = kGlobalBatch / world;
+    std::vector<std::int64_t> rows(mine.begin() + step * per_rank,
+                                   mine.begin() + (step + 1) * per_rank);
+    return torch::tensor(rows, torch::kLong);
+}
+
+/// The same steps in one process on the whole global batches: what the ranks must equal.
+torch::nn::Sequential train_alone(const Data& train, int world) {
+    auto model = make_model(kFeatures, 32, kClasses);
+    torch::optim::SGD optimizer(model->parameters(), kLearningRate);
+    std::vector<std::vector<std::int64_t>> shards;
+    for (int r = 0; r < world; ++r) {
+        shards.push_back(shard_indices(kTrainSize, r, world, 0));
+    }
+    for (int step = 0; step < kSteps; ++step) {
+        std::vector<at::Tensor> rows;
+        for (int r = 0; r < world; ++r) {
+            rows.push_back(local_rows(shards[r], world, step));
+        }
+        const auto index = torch::cat(rows);
+        optimizer.zero_grad();
+        torch::nn::functional::cross_entropy(model->forward(train.x.index_select(0, index)),
+                                             train.y.index_select(0, index))
+            .backward();
+        optimizer.step();
+    }
+    return model;
+}
+
+enum class Sync { kByHand, kReducer };
+
+/// Reducer's buckets: at most `cap` bytes each, filled in reverse order of the parameters (the
+/// order backward produces their gradients), so the first bucket is ready earliest.
+std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tensor>& params,
+                                            std::int64_t cap, std::size_t* buckets) {
+    const std::vector<bool> sparse(params.size(), false);
+    auto [assignment, limits] =
+        c10d::compute_bucket_assignment_by_size(params, {static_cast<std::size_t>(cap)}, sparse);
+    *buckets = assignment.size();
+    // Arguments: parameters, buckets, group, sparse flags, bucket cap, find_unused_parameters,
+    // gradient_as_bucket_view, parameter names, first bucket cap, skip unused, python reducer,
+    // per-bucket caps.
+    return std::make_unique<c10d::Reducer>(params, assignment, job.group, sparse, cap, false, false,
+                                           std::unordered_map<std::size_t, std::string>{}, cap,
+                                           false, false, std::vector<std::int64_t>{});
+}
+
+struct TrainResult {
+    double spread = 0;    ///< largest difference from rank 0 after training
+    double vs_alone = 0;  ///< largest difference from one process on the whole batch
+    std::size_t collectives = 0;
+    std::int64_t bytes = 0;
+};
+
+TrainResult train(Job& job, const Data& train_set, Sync sync) {
+    const int world = job.info.world_size;
+    if (kGlobalBatch % world != 0) {
+        throw std::invalid_argument("the global batch of " + std::to_string(kGlobalBatch) +
+                                    " rows must split evenly: run 1, 2, 3, 4, 5, 6 or 8 "
+                                    "processes, not " +
+                                    std::to_string(world));
+    }
+    auto model = make_model(kFeatures, 32, kClasses);
+    // Every rank seeded its own way would start from different weights; rank 0's win.
+    if (job.info.rank != 0) {
+        torch::manual_seed(1000 + job.info.rank);
+        for (auto& p : model->parameters()) {
+            const torch::NoGradGuard no_grad;
+            p.uniform_(-1, 1);
+        }
+    }
+    model->to(job.device);
+    broadcast_parameters(job, *model);
+    auto params = model->parameters();
+    std::size_t buckets = 0;
+    std::unique_ptr<c10d::Reducer> reducer;
+    if (sync == Sync::kReducer) {
+        c10d::verify_params_across_processes(job.group, params, std::nullopt);
+        reducer = make_reducer(job, params, c10d::kDefaultBucketBytesCap, &buckets);
+    }
+    torch::optim::SGD optimizer(params, kLearningRate);
+    const auto mine = shard_indices(kTrainSize, job.info.rank, world, 0);
+    for (int step = 0; step < kSteps; ++step) {
+        const auto index = local_rows(mine, world, step);
+        optimizer.zero_grad();
+        if (reducer) {
+            reducer->prepare_for_forward();
+        }
+        const auto loss = torch::nn::functional::cross_entropy(
+            model->forward(train_set.x.index_select(0, index).to(job.device)),
+            train_set.y.index_select(0, index).to(job.device));
+        if (reducer) {
+            reducer->prepare_for_backward({loss});  // arms the hooks that all-reduce buckets
+        }
+        loss.backward();  // with the Reducer: returns once every bucket is reduced and averaged
+        if (!reducer) {
+            all_reduce_gradients(job, *model);
+        }
+        optimizer.step();
+    }
+    TrainResult result;
+    result.spread = spread_across_ranks(job, *model);
+    const auto alone = train_alone(train_set, world);
+    result.vs_alone =
+        (flat_parameters(*model).cpu() - flat_parameters(*alone)).abs().max().item<double>();
+    for (const auto& p : params) {
+        result.bytes += p.numel() * static_cast<std::int64_t>(p.element_size());
+    }
+    result.collectives = sync == Sync::kReducer ? buckets : params.size();
+    return result;
+}
+
+void show_training(Job& job, const Data& train_set) {
+    const auto hand = train(job, train_set, Sync::kByHand);
+    const auto reduced = train(job, train_set, Sync::kReducer);
+    if (!job.leader()) {
+        return;
+    }
+    auto report = [](const std::string& title, const TrainResult& r) {
+        print_section(title);
+        print_field("Steps", std::to_string(kSteps) + " of " + std::to_string(kGlobalBatch) +
+                                 " rows, SGD lr " + std::to_string(kLearningRate).substr(0, 3));
+        print_field("All-reduced per step",
+                    bytes_text(r.bytes) + " in " + std::to_string(r.collectives) +
+                        (r.collectives == 1 ? " collective" : " collectives"));
+        print_field("Ranks identical",
+                    std::string(r.spread == 0.0 ? "yes" : "NO") +
+                        " (largest difference from rank 0: " + scientific(r.spread) + ")");
+        print_field("Equal to one process", std::string(r.vs_alone < 1e-5 ? "yes" : "NO") +
+                                                " (largest difference: " + scientific(r.vs_alone) +
+                                                ")");
+    };
+    report("4. Training: gradients all-reduced by hand", hand);
+    report("5. Training: c10d::Reducer (buckets, all-reduce during backward)", reduced);
+}
+
+// --- 6. Evaluation: accuracy gathered across ranks ---
+void show_evaluation(Job& job, const Data& train_set, const Data& test) {
+    auto model = make_model(kFeatures, 32, kClasses);
+    torch::optim::SGD optimizer(model->parameters(), kLearningRate);
+    for (int step = 0; step < kSteps; ++step) {  // trained alone: this section is about counting
+        optimizer.zero_grad();
+        const auto rows = torch::arange(step * kGlobalBatch, (step + 1) * kGlobalBatch);
+        torch::nn::functional::cross_entropy(model->forward(train_set.x.index_select(0, rows)),
+                                             train_set.y.index_select(0, rows))
+            .backward();
+        optimizer.step();
+    }
+    const torch::NoGradGuard no_grad;
+    // Each rank scores a contiguous, unpadded slice: padding would count some samples twice.
+    const std::int64_t world = job.info.world_size;
+    const std::int64_t begin = kTestSize * job.info.rank / world;
+    const std::int64_t end = kTestSize * (job.info.rank + 1) / world;
+    const auto predicted = model->forward(test.x.slice(0, begin, end)).argmax(1);
+    const auto correct = predicted.eq(test.y.slice(0, begin, end)).sum().item<std::int64_t>();
+    // Counts travel, not accuracies: an average of per-rank accuracies is wrong for unequal shards.
+    auto counts = torch::tensor({correct, end - begin}, torch::kFloat64).to(job.device);
+    all_reduce(job, counts);
+    if (job.leader()) {
+        print_section("6. Evaluation: counts all-reduced, then divided");
+        const auto total = counts[1].item<double>();
+        std::ostringstream accuracy;
+        accuracy << std::fixed << std::setprecision(1) << 100.0 * counts[0].item<double>() / total
+                 << "% of " << static_cast<std::int64_t>(total) << " test samples";
+        print_field("Accuracy, all ranks", accuracy.str());
+    }
+}
+
+// --- 7. What it costs ---
+double time_steps(Job& job, Sync sync, int steps, std::int64_t* bytes, std::size_t* collectives) {
+    constexpr std::int64_t kIn = 256;
+    constexpr std::int64_t kWide = 1024;
+    constexpr std::int64_t kLocalBatch = 64;
+    constexpr std::int64_t kBucketCap = 1 << 20;  // 1 MiB: several buckets, so overlap can show
+    auto model = make_model(kIn, kWide, 10);
+    model->to(job.device);
+    auto params = model->parameters();
+    std::unique_ptr<c10d::Reducer> reducer;
+    std::size_t buckets = 0;
+    if (sync == Sync::kReducer) {
+        reducer = make_reducer(job, params, kBucketCap, &buckets);
+    }
+    torch::optim::SGD optimizer(params, kLearningRate);
+    const auto x = torch::randn({kLocalBatch, kIn}, torch::TensorOptions().device(job.device));
+    const auto y = torch::randint(10, {kLocalBatch},
+                                  torch::TensorOptions().dtype(torch::kLong).device(job.device));
+    std::vector<double> times;
+    for (int step = 0; step < steps + 2; ++step) {  // two warm-up steps
+        at::Tensor barrier = torch::zeros({1}, torch::TensorOptions().device(job.device));
+        all_reduce(job, barrier);  // start together
+        torchlings::DeviceTimer timer(job.device);
+        timer.start();
+        optimizer.zero_grad();
+        if (reducer) {
+            reducer->prepare_for_forward();
+        }
+        const auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+        if (reducer) {
+            reducer->prepare_for_backward({loss});
+        }
+        loss.backward();
+        if (!reducer) {
+            all_reduce_gradients(job, *model);
+        }
+        optimizer.step();
+        if (step >= 2) {
+            times.push_back(timer.stop_ms());
+        }
+    }
+    *bytes = 0;
+    for (const auto& p : params) {
+        *bytes += p.numel() * static_cast<std::int64_t>(p.element_size());
+    }
+    *collectives = sync == Sync::kReducer ? buckets : params.size();
+    auto median = torch::tensor({torchlings::median(times)}, torch::kFloat64).to(job.device);
+    all_reduce(job, median, c10d::ReduceOp::MAX);  // a step lasts as long as its slowest rank
+    return median.item<double>();
+}
+
+void show_cost(Job& job) {
+    constexpr int kTimedSteps = 10;
+    std::int64_t bytes = 0;
+    std::size_t hand_calls = 0;
+    std::size_t buckets = 0;
+    const double hand = time_steps(job, Sync::kByHand, kTimedSteps, &bytes, &hand_calls);
+    const double reduced = time_steps(job, Sync::kReducer, kTimedSteps, &bytes, &buckets);
+    if (!job.leader()) {
+        return;
+    }
+    auto ms = [](double value) {
+        std::ostringstream out;
+        out << std::fixed << std::setprecision(2) << value << " ms";
+        return out.str();
+    };
+    print_section("7. What a step costs (MLP 256-1024-1024-10, 64 rows per rank)");
+    print_field("Processes", std::to_string(job.info.world_size));
+    print_field("All-reduced per step", bytes_text(bytes));
+    print_field("Step, by hand", ms(hand) + " (median of " + std::to_string(kTimedSteps) + ", " +
+                                     std::to_string(hand_calls) + " all-reduces after backward)");
+    print_field("Step, Reducer", ms(reduced) + " (median of " + std::to_string(kTimedSteps) + ", " +
+                                     std::to_string(buckets) +
+                                     " buckets of at most 1 MiB, during backward)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Only rank 0 reports: the others' standard output is silenced (errors still reach stderr),
+    // so the job prints one report whatever its size.
+    if (const auto info = dist::read_launch_info(); info.rank != 0) {
+        std::cout.setstate(std::ios::failbit);
+    }
+    return torchlings::run_lesson(
+        argc, argv, "torchlings lesson 10: distributed data parallel",
+        [](const torchlings::LessonContext& context) {
+            auto job = join_job(context);
+            const auto [train_set, test] = make_blobs();
+            try {
+                // Flushed after each section, so a launcher sees how far rank 0 got.
+                show_collectives(job);
+                std::cout << std::flush;
+                show_sampler(job);
+                std::cout << std::flush;
+                show_training(job, train_set);
+                std::cout << std::flush;
+                show_evaluation(job, train_set, test);
+                std::cout << std::flush;
+                show_cost(job);
+            } catch (const std::exception& error) {
+                // Gloo's own text names a socket; say what it means for the job.
+                throw std::runtime_error(
+                    "rank " + std::to_string(job.info.rank) + " of " +
+                    std::to_string(job.info.world_size) +
+                    ": a collective failed, because another rank died or did not answer within " +
+                    std::to_string(job.timeout.count() / 1000) + " s (" +
+                    torchlings::first_line(error.what()) + ")");
+            }
+        });
+}

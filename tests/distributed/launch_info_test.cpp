@@ -1,0 +1,80 @@
+/// @file launch_info_test.cpp
+/// @brief Unit tests of torchlings/distributed.h's launcher variables and timeout.
+#include <torchlings/distributed.h>
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <stdexcept>
+
+namespace {
+
+namespace dist = torchlings::dist;
+
+dist::EnvLookup env_of(std::map<std::string, std::string> values) {
+    return [values](const std::string& name) -> std::optional<std::string> {
+        const auto found = values.find(name);
+        return found == values.end() ? std::nullopt : std::optional<std::string>(found->second);
+    };
+}
+
+/// The message of the std::invalid_argument that read_launch_info throws, or "" if none.
+std::string refusal(std::map<std::string, std::string> values) {
+    try {
+        (void)dist::read_launch_info(env_of(std::move(values)));
+    } catch (const std::invalid_argument& error) {
+        return error.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("without a launcher the process is rank 0 of 1", "[distributed]") {
+    const auto info = dist::read_launch_info(env_of({}));
+    CHECK(info.rank == 0);
+    CHECK(info.world_size == 1);
+    CHECK_FALSE(info.launched);
+}
+
+TEST_CASE("torchrun's variables are read", "[distributed]") {
+    const auto info = dist::read_launch_info(env_of({{"RANK", "3"},
+                                                     {"WORLD_SIZE", "4"},
+                                                     {"LOCAL_RANK", "1"},
+                                                     {"MASTER_ADDR", "10.0.0.1"},
+                                                     {"MASTER_PORT", "29501"},
+                                                     {"TORCHELASTIC_USE_AGENT_STORE", "True"}}));
+    CHECK(info.launched);
+    CHECK(info.rank == 3);
+    CHECK(info.world_size == 4);
+    CHECK(info.local_rank == 1);
+    CHECK(info.master_addr == "10.0.0.1");
+    CHECK(info.master_port == 29501);
+    CHECK(info.agent_store);
+}
+
+TEST_CASE("bad variables are refused by name", "[distributed]") {
+    CHECK_THAT(refusal({{"RANK", "x"}, {"WORLD_SIZE", "2"}}),
+               Catch::Contains("RANK='x': expected a whole number from 0 to 1"));
+    CHECK_THAT(refusal({{"RANK", "2"}, {"WORLD_SIZE", "2"}}), Catch::Contains("RANK='2'"));
+    CHECK_THAT(refusal({{"RANK", "0"}, {"WORLD_SIZE", "0"}}), Catch::Contains("WORLD_SIZE='0'"));
+    CHECK_THAT(refusal({{"RANK", "0"}}), Catch::Contains("must be set together"));
+    CHECK_THAT(refusal({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_PORT", "70000"}}),
+               Catch::Contains("MASTER_PORT='70000'"));
+}
+
+TEST_CASE("the timeout comes from TORCHLINGS_DIST_TIMEOUT_S when set", "[distributed]") {
+    using std::chrono::milliseconds;
+    CHECK(dist::timeout_from_env(milliseconds(5000), env_of({})) == milliseconds(5000));
+    CHECK(dist::timeout_from_env(milliseconds(5000), env_of({{"TORCHLINGS_DIST_TIMEOUT_S",
+                                                              "3"}})) == milliseconds(3000));
+    CHECK_THROWS_AS(
+        dist::timeout_from_env(milliseconds(5000), env_of({{"TORCHLINGS_DIST_TIMEOUT_S", "0"}})),
+        std::invalid_argument);
+}
+
+TEST_CASE("free_port gives a port a server can bind", "[distributed]") {
+    const int port = dist::free_port();
+    CHECK(port > 0);
+    CHECK(port < 65536);
+}
