@@ -2,10 +2,11 @@
 /// @brief The course's own kernels (lesson 09): tensor-level entry points and their CPU twins.
 ///
 /// Each kernel lives in one place, src/kernels/, as a trio named after it:
-///   - its per-thread body, `__host__ __device__`, in include/torchlings/kernels/<name>.h;
-///   - the CUDA kernel and its launcher in src/kernels/<name>.cu (`saxpy_kernel`, `launch_saxpy`);
+///   - its per-thread body, `__host__ __device__`, in `include/torchlings/kernels/<name>.h`;
+///   - the CUDA kernel and its launcher in `src/kernels/<name>.cu` (`saxpy_kernel`,
+///     `launch_saxpy`);
 ///   - the CPU twin that runs the same body, and the tensor-level entry point that checks its
-///     arguments and dispatches, in src/kernels/<name>.cpp (`saxpy_cpu`, `saxpy`).
+///     arguments and dispatches, in `src/kernels/<name>.cpp` (`saxpy_cpu`, `saxpy`).
 /// src/kernels/on_cuda.cpp holds the CUDA side of the dispatch (device guard, current stream).
 #pragma once
 

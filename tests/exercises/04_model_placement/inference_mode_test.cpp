@@ -69,6 +69,17 @@ TEST_CASE("an input of another dtype is converted to the model's", "[task_3]") {
     TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::kFloat64)));
 }
 
+TEST_CASE("a float64 model computes in float64, its input not rounded on the way", "[task_3]") {
+    auto net = a_trained_net();
+    net->to(torch::kFloat64);
+    const auto x = torch::randn({4, 5}, torch::kFloat64);
+    torch::Tensor y;
+    REQUIRE_NOTHROW(y = ex::predict(net, x));
+    CHECK(y.scalar_type() == torch::kFloat64);
+    // The same operations in the same dtype: equal far below float32's rounding (about 1e-7).
+    CHECK(torch::allclose(y, expected_output(net, x), /*rtol=*/1e-12, /*atol=*/1e-12));
+}
+
 TEST_CASE("on a GPU a CPU input is moved to the model", "[gpu][task_3]") {
     TL_REQUIRE_CUDA();
     auto net = a_trained_net();

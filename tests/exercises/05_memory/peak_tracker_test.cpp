@@ -45,6 +45,14 @@ TEST_CASE("reset_peak restarts the peak from what is alive", "[task_2]") {
     CHECK(r.peak == 300);
     const auto just_reset = ex::replay({alloc(1, 1000), free_block(1), reset_peak()});
     CHECK(just_reset.peak == 0);
+    // Live blocks count at once: the peak right after a reset is what is allocated, not zero,
+    // and it stays there when those blocks are freed later.
+    const auto live = ex::replay({alloc(1, 1000), alloc(2, 200), free_block(1), reset_peak()});
+    CHECK(live.allocated == 200);
+    CHECK(live.peak == 200);
+    const auto freed_after = ex::replay({alloc(2, 200), reset_peak(), free_block(2)});
+    CHECK(freed_after.allocated == 0);
+    CHECK(freed_after.peak == 200);
 }
 
 TEST_CASE("reserved keeps freed blocks until empty_cache", "[task_3]") {

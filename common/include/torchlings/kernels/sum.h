@@ -41,7 +41,7 @@ TL_HOST_DEVICE inline void tree_step_body(int tid, int stride, float* shared) {
 
 /// Four floats loaded as one: a single 16-byte load instruction on the GPU.
 struct alignas(16) Vec4 {
-    float v[4];
+    float v[4];  ///< the four floats, in memory order
 };
 
 /// Loads x[0..3]. On the GPU `x` must be 16-byte aligned (the launcher checks it).
