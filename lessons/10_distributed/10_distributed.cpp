@@ -26,7 +26,9 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -301,6 +303,18 @@ torch::nn::Sequential train_alone(const Data& train, int world) {
 
 enum class Sync { kByHand, kReducer };
 
+/// c10d::Reducer's constructor gained a last argument, per-bucket byte caps, after torch 2.9;
+/// pass it only where the constructor takes it (R is a template parameter so that the branch not
+/// taken is never compiled).
+template <typename R = c10d::Reducer, typename... Args>
+std::unique_ptr<R> construct_reducer(Args&&... args) {
+    if constexpr (std::is_constructible_v<R, Args..., std::vector<std::int64_t>>) {
+        return std::make_unique<R>(std::forward<Args>(args)..., std::vector<std::int64_t>{});
+    } else {
+        return std::make_unique<R>(std::forward<Args>(args)...);
+    }
+}
+
 /// Reducer's buckets: at most `cap` bytes each, filled in reverse order of the parameters (the
 /// order backward produces their gradients), so the first bucket is ready earliest.
 std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tensor>& params,
@@ -310,11 +324,10 @@ std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tens
         c10d::compute_bucket_assignment_by_size(params, {static_cast<std::size_t>(cap)}, sparse);
     *buckets = assignment.size();
     // Arguments: parameters, buckets, group, sparse flags, bucket cap, find_unused_parameters,
-    // gradient_as_bucket_view, parameter names, first bucket cap, skip unused, python reducer,
-    // per-bucket caps.
-    return std::make_unique<c10d::Reducer>(params, assignment, job.group, sparse, cap, false, false,
-                                           std::unordered_map<std::size_t, std::string>{}, cap,
-                                           false, false, std::vector<std::int64_t>{});
+    // gradient_as_bucket_view, parameter names, first bucket cap, skip unused, python reducer
+    // (and, in newer torch, per-bucket caps: left empty).
+    return construct_reducer(params, assignment, job.group, sparse, cap, false, false,
+                             std::unordered_map<std::size_t, std::string>{}, cap, false, false);
 }
 
 struct TrainResult {
