@@ -337,8 +337,9 @@ void check_distributed(Report& report, const RecordedConfig& recorded) {
     }
     const std::string torchrun = string_value(recorded.values, "torchrun");
     if (torchrun.empty()) {
-        report.note("torchrun", "not found: lesson 10 runs as one process (torchrun comes with "
-                                "the torch Python package)");
+        report.note("torchrun",
+                    "not found: lesson 10 runs as one process (torchrun comes with "
+                    "the torch Python package)");
     } else {
         report.ok("torchrun", torchrun + " (starts lesson 10's processes)");
     }

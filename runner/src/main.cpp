@@ -90,7 +90,8 @@ std::vector<Verb> verbs(Options& o) {
     return {
         {"list", "Lessons and exercises, with your progress", false, [](CLI::App&) {},
          [](Context& c) { return code(list_command(c)); }},
-        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [--processes N] [-- args]", false,
+        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [--processes N] [-- args]",
+         false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
              v.add_option("--device", o.run.device, "auto, cpu, cuda, cuda:N or mps");
