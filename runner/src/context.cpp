@@ -15,17 +15,18 @@ namespace torchlings::runner {
 namespace fs = std::filesystem;
 
 Context::Context(fs::path root, fs::path build_dir, fs::path state_path, Style style,
-                 std::ostream& out, std::ostream& err)
+                 std::ostream& out, std::ostream& err, Language language)
     : root_(std::move(root)),
       build_dir_(std::move(build_dir)),
       state_path_(std::move(state_path)),
       style_(style),
       out_(&out),
-      err_(&err) {}
+      err_(&err),
+      language_(language) {}
 
 const Course& Context::course() const {
     if (!course_) {
-        course_ = Course::load(root_);
+        course_ = Course::load(root_, language_);
     }
     return *course_;
 }

@@ -49,12 +49,18 @@ Context make_context(const GlobalOptions& options) {
                                                         : options.build_dir;
     const fs::path state =
         options.state.empty() ? root / ".torchlings" / "state.json" : fs::path(options.state);
+    const Style style = Style::detect(parse_color_mode(options.color));
+    const LanguageChoice language = language_from_environment();
+    if (!language.warning.empty()) {
+        std::cerr << style.warn("warning: ") << language.warning << "\n";
+    }
     return {root,
             fs::absolute(build).lexically_normal(),
             fs::absolute(state),
-            Style::detect(parse_color_mode(options.color)),
+            style,
             std::cout,
-            std::cerr};
+            std::cerr,
+            language.language};
 }
 
 /// The options of every verb, filled in by the parser.

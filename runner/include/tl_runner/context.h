@@ -10,6 +10,8 @@
 #include <string_view>
 
 #include "tl_runner/course.h"
+#include "tl_runner/language.h"
+#include "tl_runner/messages.h"
 #include "tl_runner/state.h"
 #include "tl_runner/terminal.h"
 
@@ -23,7 +25,8 @@ inline constexpr std::string_view kCommand = "./torchlings";
 class Context {
   public:
     Context(std::filesystem::path root, std::filesystem::path build_dir,
-            std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err);
+            std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err,
+            Language language = Language::kEnglish);
 
     /// The course folder (holds lessons/ and exercises/).
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
@@ -31,6 +34,12 @@ class Context {
     [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
     /// How output is decorated.
     [[nodiscard]] const Style& style() const { return style_; }
+    /// The language the learner is spoken to in (the course's titles and hints included).
+    [[nodiscard]] Language language() const { return language_; }
+    /// A message of messages.h in that language.
+    [[nodiscard]] std::string message(Msg id, std::initializer_list<MessageArg> args = {}) const {
+        return runner::message(language_, id, args);
+    }
     /// Where reports go (stdout).
     [[nodiscard]] std::ostream& out() const { return *out_; }
     /// Where warnings go (stderr).
@@ -73,6 +82,7 @@ class Context {
     Style style_;
     std::ostream* out_;
     std::ostream* err_;
+    Language language_;
     mutable std::optional<Course> course_;  // read on first use
     std::optional<StateFile> state_;
 };
