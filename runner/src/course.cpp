@@ -114,6 +114,7 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
             Exercise exercise;
             exercise.id = std::string(trimmed(heading.substr(0, colon)));
             exercise.lesson = lesson.number;
+            exercise.line = line_number;
             if (colon != std::string_view::npos) {
                 exercise.title = std::string(trimmed(heading.substr(colon + 1)));
             }
@@ -164,9 +165,12 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
 }
 
 std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
-                                       std::string_view source) {
+                                       std::string_view source, Language language) {
     const std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
-    const std::string prefix = "# Lesson " + number;
+    std::string prefix = "# Lesson " + number;
+    if (language == Language::kKorean && first.starts_with("# \uAC15\uC758 " + number)) {
+        prefix = "# \uAC15\uC758 " + number;  // "# 강의 NN"
+    }
     std::string_view rest =
         first.starts_with(prefix) ? trimmed(first.substr(prefix.size())) : std::string_view{};
     for (const std::string_view dash : {"\u2014", "-", ":"}) {
@@ -176,10 +180,63 @@ std::string Course::parse_lesson_title(std::string_view readme, const std::strin
         }
     }
     if (rest.empty()) {
-        throw EnvironmentError(std::string(source) + ":1: expected \"" + prefix +
-                               " \u2014 Title\", got \"" + std::string(first) + "\"");
+        throw EnvironmentError(
+            std::string(source) + ":1: expected \"" + prefix + " \u2014 Title\"" +
+            (language == Language::kKorean ? " or \"# \uAC15\uC758 " + number + " \u2014 Title\""
+                                           : "") +
+            ", got \"" + std::string(first) + "\"");
     }
     return std::string(rest);
+}
+
+void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_view translated,
+                                 const Lesson& lesson, std::string_view source,
+                                 std::string_view reference) {
+    const std::vector<Exercise> translation = parse_exercises(translated, lesson, source);
+    const std::string rule = "; " + std::string(source) + " is a translation of " +
+                             std::string(reference) +
+                             ": the same \"## id: ...\" headings in the same order, the same "
+                             "number of \"### Hint\" sections under each, the same timeout_s: "
+                             "and given: lines; only titles and hint text differ";
+    const auto fail = [&](int line, const std::string& problem) {
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + problem +
+                               rule);
+    };
+    for (std::size_t i = 0; i < translation.size(); ++i) {
+        const Exercise& theirs = translation[i];
+        if (i >= exercises.size()) {
+            fail(theirs.line, "declares \"## " + theirs.id + "\", which " + std::string(reference) +
+                                  " does not declare");
+        }
+        const Exercise& ours = exercises[i];
+        if (theirs.id != ours.id) {
+            fail(theirs.line, "expected \"## " + ours.id + ": ...\" (exercise " +
+                                  std::to_string(i + 1) + " of " + std::string(reference) +
+                                  ", line " + std::to_string(ours.line) + "), got \"## " +
+                                  theirs.id + "\"");
+        }
+        if (theirs.hints.size() != ours.hints.size()) {
+            fail(theirs.line, "\"## " + theirs.id + "\" has " +
+                                  std::to_string(theirs.hints.size()) + " \"### Hint\" sections, " +
+                                  std::string(reference) + " has " +
+                                  std::to_string(ours.hints.size()));
+        }
+        if (theirs.timeout_s != ours.timeout_s || theirs.given_tests != ours.given_tests) {
+            fail(theirs.line, "\"## " + theirs.id +
+                                  "\" has other timeout_s: or given: lines than " +
+                                  std::string(reference));
+        }
+    }
+    if (translation.size() < exercises.size()) {
+        const Exercise& missing = exercises[translation.size()];
+        fail(static_cast<int>(split_lines(std::string(translated)).size()),
+             "ends without \"## " + missing.id + ": ...\", which " + std::string(reference) +
+                 " declares (line " + std::to_string(missing.line) + ")");
+    }
+    for (std::size_t i = 0; i < exercises.size(); ++i) {
+        exercises[i].title = translation[i].title;
+        exercises[i].hints = translation[i].hints;
+    }
 }
 
 Course Course::from_parts(fs::path root, std::vector<Lesson> lessons,
@@ -198,7 +255,7 @@ Course Course::from_parts(fs::path root, std::vector<Lesson> lessons,
     return course;
 }
 
-Course Course::load(const fs::path& root) {
+Course Course::load(const fs::path& root, Language language) {
     std::error_code error;
     std::vector<std::string> folders;
     if (fs::is_directory(root / "lessons", error)) {
@@ -230,10 +287,22 @@ Course Course::load(const fs::path& root) {
         }
         lesson.title =
             parse_lesson_title(read_file(root / readme), lesson.number, readme.generic_string());
+        const bool korean = language == Language::kKorean;
+        const fs::path readme_ko = layout_path(layout::kLessonTextKorean, folder, "");
+        if (korean && fs::is_regular_file(root / readme_ko, error)) {
+            lesson.title = parse_lesson_title(read_file(root / readme_ko), lesson.number,
+                                              readme_ko.generic_string(), language);
+        }
         const fs::path info = layout_path(layout::kExerciseInfo, folder, "");
         if (fs::is_regular_file(root / info, error)) {
-            for (Exercise& exercise :
-                 parse_exercises(read_file(root / info), lesson, info.generic_string())) {
+            std::vector<Exercise> declared =
+                parse_exercises(read_file(root / info), lesson, info.generic_string());
+            const fs::path info_ko = layout_path(layout::kExerciseInfoKorean, folder, "");
+            if (korean && fs::is_regular_file(root / info_ko, error)) {
+                translate_exercises(declared, read_file(root / info_ko), lesson,
+                                    info_ko.generic_string(), info.generic_string());
+            }
+            for (Exercise& exercise : declared) {
                 exercises.push_back(std::move(exercise));
             }
         }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tl_runner/language.h"
 #include "tl_runner/layout.h"
 
 namespace torchlings::runner {
@@ -22,9 +23,10 @@ struct Lesson {
 
 /// One exercise. Its files follow from its lesson's folder and its id.
 struct Exercise {
-    std::string id;                            ///< unique across the course, e.g. "choose_device"
-    std::string lesson;                        ///< the lesson number, e.g. "01"
-    std::string title;                         ///< one line for people
+    std::string id;      ///< unique across the course, e.g. "choose_device"
+    std::string lesson;  ///< the lesson number, e.g. "01"
+    std::string title;   ///< one line for people
+    int line = 0;        ///< the line of its `## id: title` heading in the file it was read from
     int timeout_s = layout::kDefaultTimeoutS;  ///< the test program is stopped after this long
     std::vector<std::string> given_tests;      ///< cases that an untouched stub may pass
     std::vector<std::string> hints;            ///< Markdown, revealed one at a time by `hint`
@@ -34,8 +36,10 @@ struct Exercise {
 class Course {
   public:
     /// Reads every `lessons/NN_topic/README.md` title and every `exercises/NN_topic/info.md`.
-    /// Throws EnvironmentError naming the file, the line and what was expected.
-    static Course load(const std::filesystem::path& root);
+    /// Throws EnvironmentError naming the file, the line and what was expected. In Korean, the
+    /// titles and hints come from `info.ko.md` and the lesson titles from `README.ko.md` where
+    /// a lesson has them (English otherwise); see translate_exercises().
+    static Course load(const std::filesystem::path& root, Language language = Language::kEnglish);
 
     /// The exercises that one lesson's info.md declares; `source` names it in error messages.
     /// Each `## id: title` heading declares an exercise; `timeout_s: N` and `given: case name`
@@ -43,9 +47,21 @@ class Course {
     static std::vector<Exercise> parse_exercises(std::string_view markdown, const Lesson& lesson,
                                                  std::string_view source);
 
-    /// The title in a lesson README's first line, `# Lesson NN — Title`.
+    /// Gives `exercises`, read from info.md (`reference` names it), the titles and hints of a
+    /// translation of it (`translated`, read from `source`). The translation must have the same
+    /// structure: the same `## id: ...` headings in the same order, the same number of
+    /// `### Hint` sections under each, and the same `timeout_s:` and `given:` lines; only the
+    /// titles and the hints' text differ. Throws EnvironmentError naming the file, the line and
+    /// the difference otherwise.
+    static void translate_exercises(std::vector<Exercise>& exercises, std::string_view translated,
+                                    const Lesson& lesson, std::string_view source,
+                                    std::string_view reference);
+
+    /// The title in a lesson README's first line, `# Lesson NN — Title`; in Korean (README.ko.md)
+    /// `# 강의 NN — Title` or `# Lesson NN — Title`.
     static std::string parse_lesson_title(std::string_view readme, const std::string& number,
-                                          std::string_view source);
+                                          std::string_view source,
+                                          Language language = Language::kEnglish);
 
     /// A course from parts; throws EnvironmentError when an id appears twice.
     static Course from_parts(std::filesystem::path root, std::vector<Lesson> lessons,

@@ -14,6 +14,9 @@ inline constexpr int kDefaultTimeoutS = 30;
 // Paths from the course root; {lesson} is a lesson folder ("01_availability"), {id} an exercise.
 inline constexpr std::string_view kLessonText = "lessons/{lesson}/README.md";
 inline constexpr std::string_view kExerciseInfo = "exercises/{lesson}/info.md";
+// Korean (TORCHLINGS_LANG=ko): each is optional; without it the runner uses the English one.
+inline constexpr std::string_view kLessonTextKorean = "lessons/{lesson}/README.ko.md";
+inline constexpr std::string_view kExerciseInfoKorean = "exercises/{lesson}/info.ko.md";
 inline constexpr std::string_view kLearnerFile = "exercises/{lesson}/{id}.cpp";
 inline constexpr std::string_view kSolutionFile = "solutions/{lesson}/{id}.cpp";
 inline constexpr std::string_view kTestFile = "tests/exercises/{lesson}/{id}_test.cpp";

@@ -170,3 +170,151 @@ TEST_CASE("the course root is found from a folder inside it") {
                         dir.path() / "course"));
     CHECK_THROWS_AS(tl::find_course_root(dir.path()), tl::EnvironmentError);
 }
+
+// ---- Korean: info.ko.md and README.ko.md ----------------------------------------------------
+
+namespace {
+
+/// kInfo1 translated, with the same structure.
+constexpr const char* kInfo1Ko = R"(# 강의 01 연습 문제
+
+## choose_device: 고르기
+
+timeout_s: 12
+given: compiles
+
+### Hint
+
+힌트 1
+
+### Hint
+
+힌트 2
+
+### Hint
+힌트 3
+
+## parse_device: 해석하기
+)";
+
+/// kInfo1Ko with one substring replaced.
+std::string ko_with(const std::string& from, const std::string& to) {
+    std::string text = kInfo1Ko;
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+/// kInfo1's exercises given the titles and hints of a translation.
+std::vector<tl::Exercise> translate1(const std::string& translated) {
+    std::vector<tl::Exercise> exercises = parse1(kInfo1);
+    tl::Course::translate_exercises(exercises, translated, kLesson1,
+                                    "exercises/01_availability/info.ko.md",
+                                    "exercises/01_availability/info.md");
+    return exercises;
+}
+
+}  // namespace
+
+TEST_CASE("the fixture course in Korean: titles and hints from info.ko.md, README.ko.md") {
+    const tl::Course english = tl::Course::load(kFixtures);
+    const tl::Course korean = tl::Course::load(kFixtures, tl::Language::kKorean);
+    CHECK(korean.lessons()[0].title == "러너 테스트용 과정");
+    REQUIRE(korean.exercises().size() == english.exercises().size());
+    const tl::Exercise& pass = *korean.find_exercise("fx_pass");
+    CHECK(pass.title == "모든 테스트를 통과합니다");
+    CHECK(pass.hints == std::vector<std::string>{"두 수를 더하세요.", "+ 연산자를 쓰세요."});
+    for (std::size_t i = 0; i < english.exercises().size(); ++i) {
+        const tl::Exercise& en = english.exercises()[i];
+        const tl::Exercise& ko = korean.exercises()[i];
+        CHECK(ko.id == en.id);
+        CHECK(ko.title != en.title);
+        CHECK(ko.hints.size() == en.hints.size());
+        CHECK(ko.timeout_s == en.timeout_s);
+        CHECK(ko.given_tests == en.given_tests);
+    }
+    // English stays English, whatever files lie beside it.
+    CHECK(english.find_exercise("fx_pass")->title == "Passes every test");
+    CHECK(english.lessons()[0].title == "Runner fixtures");
+}
+
+TEST_CASE("a translation with the same structure gives titles and hints only") {
+    const std::vector<tl::Exercise> exercises = translate1(kInfo1Ko);
+    REQUIRE(exercises.size() == 2);
+    CHECK(exercises[0].title == "고르기");
+    CHECK(exercises[0].hints == std::vector<std::string>{"힌트 1", "힌트 2", "힌트 3"});
+    CHECK(exercises[0].timeout_s == 12);
+    CHECK(exercises[0].line == 3);  // info.md's line, not the translation's
+    CHECK(exercises[1].title == "해석하기");
+    CHECK(exercises[1].hints.empty());
+}
+
+TEST_CASE("a translation that differs from info.md in structure is a course error") {
+    const std::string ko = "exercises/01_availability/info.ko.md:";
+    // The rule, said with every such error.
+    const auto translation_of = Contains("is a translation of exercises/01_availability/info.md");
+    const auto same_order = Contains("the same \"## id: ...\" headings in the same order");
+    // Another order.
+    const std::string swapped = "## parse_device: 해석하기\n\n## choose_device: 고르기\n";
+    CHECK_THROWS_AS(translate1(swapped), tl::EnvironmentError);
+    CHECK_THROWS_WITH(translate1(swapped),
+                      Contains(ko + "1: expected \"## choose_device: ...\" (exercise 1 of "
+                                    "exercises/01_availability/info.md, line 3), got \"## "
+                                    "parse_device\"") &&
+                          translation_of && same_order);
+    // An exercise missing at the end, and one too many.
+    CHECK_THROWS_WITH(translate1(ko_with("\n## parse_device: 해석하기\n", "\n")),
+                      Contains(ko + "18: ends without \"## parse_device: ...\", which "
+                                    "exercises/01_availability/info.md declares (line 24)") &&
+                          translation_of && same_order);
+    CHECK_THROWS_WITH(translate1(std::string(kInfo1Ko) + "\n## extra_one: 하나 더\n"),
+                      Contains(ko + "21: declares \"## extra_one\", which "
+                                    "exercises/01_availability/info.md does not declare"));
+    // One hint fewer.
+    CHECK_THROWS_WITH(translate1(ko_with("### Hint\n힌트 3\n", "")),
+                      Contains(ko + "3: \"## choose_device\" has 2 \"### Hint\" sections, "
+                                    "exercises/01_availability/info.md has 3") &&
+                          translation_of && same_order);
+    // Another time limit, a given case missing.
+    CHECK_THROWS_WITH(translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
+                      Contains(ko + "3: \"## choose_device\" has other timeout_s: or given: "
+                                    "lines than exercises/01_availability/info.md"));
+    CHECK_THROWS_WITH(translate1(ko_with("given: compiles\n", "")),
+                      Contains("has other timeout_s: or given: lines"));
+    // Its own syntax errors name the translation.
+    CHECK_THROWS_WITH(translate1(ko_with("### Hint\n\n힌트 1", "### 힌트\n\n힌트 1")),
+                      Contains(ko + "8: expected \"### Hint\""));
+}
+
+TEST_CASE("Course::load in Korean: lessons without a translation stay English, mismatches stop") {
+    const tl::testing::TempDir dir;
+    dir.write("lessons/01_availability/README.md", "# Lesson 01 — Availability checks\n");
+    dir.write("lessons/01_availability/README.ko.md", "# 강의 01 — 가용성 확인\n");
+    dir.write("exercises/01_availability/info.md", kInfo1);
+    dir.write("exercises/01_availability/info.ko.md", kInfo1Ko);
+    dir.write("lessons/02_devices/README.md", "# Lesson 02 — Device objects\n");
+    dir.write("exercises/02_devices/info.md", kInfo2);
+    const tl::Course course = tl::Course::load(dir.path(), tl::Language::kKorean);
+    CHECK(course.lessons()[0].title == "가용성 확인");
+    CHECK(course.lessons()[1].title == "Device objects");
+    CHECK(course.find_exercise("choose_device")->title == "고르기");
+    CHECK(course.find_exercise("device_index")->title == "Index");
+    CHECK(course.find_exercise("device_index")->hints == std::vector<std::string>{"h"});
+
+    // A README.ko.md may keep the English word, but needs the lesson's number and a title.
+    dir.write("lessons/01_availability/README.ko.md", "# Lesson 01 — 가용성 확인\n");
+    CHECK(tl::Course::load(dir.path(), tl::Language::kKorean).lessons()[0].title == "가용성 확인");
+    dir.write("lessons/01_availability/README.ko.md", "# 가용성 확인\n");
+    CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
+                      Contains("lessons/01_availability/README.ko.md:1: expected \"# Lesson 01 "
+                               "\u2014 Title\" or \"# 강의 01 \u2014 Title\""));
+    CHECK(tl::Course::load(dir.path()).lessons()[0].title == "Availability checks");
+
+    // A translation that drifted stops the Korean course, never the English one.
+    dir.write("lessons/01_availability/README.ko.md", "# 강의 01 — 가용성 확인\n");
+    dir.write("exercises/02_devices/info.ko.md", "## device_index: 번호\n");
+    CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
+                      Contains("exercises/02_devices/info.ko.md:1: \"## device_index\" has 0 "
+                               "\"### Hint\" sections, exercises/02_devices/info.md has 1"));
+    CHECK(tl::Course::load(dir.path()).find_exercise("device_index")->title == "Index");
+}
