@@ -38,14 +38,14 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
         case CaseStatus::kPassed:
             if (run.verdict == Verdict::kContradicted) {
                 out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
-                    << style.dim(" (reported passed; not trusted)") << "\n";
+                    << style.dim(context.message(Msg::kCaseNotTrusted)) << "\n";
                 return;
             }
             out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
             return;
         case CaseStatus::kSkipped:
             out << "  " << style.warn(std::string(style.skip_mark())) << " " << result.name
-                << style.dim(" (skipped: " + result.skip_reason + ")") << "\n";
+                << style.dim(context.message(Msg::kCaseSkipped, {result.skip_reason})) << "\n";
             return;
         case CaseStatus::kFailed:
         case CaseStatus::kUnfinished:
@@ -54,13 +54,13 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
     std::string note;
     if (&result == run.events.interrupted_case()) {
         if (run.verdict == Verdict::kTimedOut) {
-            note = " (stopped here)";
+            note = context.message(Msg::kCaseStoppedHere);
         }
         if (run.verdict == Verdict::kCrashed) {
-            note = " (crashed here)";
+            note = context.message(Msg::kCaseCrashedHere);
         }
         if (run.verdict == Verdict::kExitedEarly) {
-            note = " (exited here)";
+            note = context.message(Msg::kCaseExitedHere);
         }
     }
     out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
@@ -70,9 +70,12 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
 void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
     std::ostream& out = context.out();
     const Style& style = context.style();
-    out << "\n" << style.bold("First failure") << ", in \"" << result.name << "\":\n";
+    out << "\n"
+        << context.message(Msg::kFirstFailure,
+                           {style.bold(context.message(Msg::kFirstFailureWords)), result.name})
+        << "\n";
     if (result.failures.empty()) {
-        out << "  The test case failed without reporting an assertion.\n";
+        out << context.message(Msg::kFailedWithoutAssertion) << "\n";
         return;
     }
     const FailureText text = describe_failure(
@@ -108,23 +111,20 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     const int passed = run.events.count(CaseStatus::kPassed);
     const int skipped = run.events.count(CaseStatus::kSkipped);
     const int total = static_cast<int>(std::max(run.events.cases.size(), run.all_cases.size()));
-    std::string summary =
-        exercise.id + ": " + std::to_string(passed) + "/" + std::to_string(total) + " tests passed";
+    std::string summary = context.message(Msg::kTestsPassed, {exercise.id, passed, total});
     if (skipped > 0) {
-        summary += ", " + std::to_string(skipped) + " skipped";
+        summary += context.message(Msg::kTestsSkipped, {skipped});
     }
     context.out() << "\n";
     if (run.verdict == Verdict::kPassed) {
-        context.out() << style.good(summary + ". Done!") << "\n";
+        context.out() << style.good(context.message(Msg::kDone, {summary})) << "\n";
     } else if (run.verdict == Verdict::kContradicted) {
-        context.out() << style.bad(exercise.id + ": not passed (the exit status, " +
-                                   std::to_string(run.process.exit_code) +
-                                   ", contradicts the report)")
+        context.out() << style.bad(context.message(Msg::kNotPassedContradicted,
+                                                   {exercise.id, run.process.exit_code}))
                       << "\n";
     } else if (run.verdict == Verdict::kAllSkipped) {
-        context.out() << style.warn(exercise.id + ": every test was skipped (" +
-                                    std::to_string(skipped) + " of " + std::to_string(total) +
-                                    "), so nothing was checked on this machine.")
+        context.out() << style.warn(
+                             context.message(Msg::kAllSkipped, {exercise.id, skipped, total}))
                       << "\n";
     } else {
         context.out() << style.bad(summary) << "\n";
@@ -135,7 +135,7 @@ void suggest_hint(Context& context, const Exercise& exercise) {
     if (exercise.hints.empty()) {
         return;
     }
-    context.out() << "Stuck? " << kCommand << " hint " << exercise.id << "\n";
+    context.out() << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
 }
 
 /// The verdict as an exit code and a status for the progress file.
@@ -164,10 +164,10 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     }
     const std::vector<std::string> not_run = cases_not_run(run);
     for (const std::string& name : not_run) {
-        out << "  " << context.style().dim("· " + name + " (not run)") << "\n";
+        out << "  " << context.style().dim(context.message(Msg::kCaseNotRun, {name})) << "\n";
     }
     if (run.verdict == Verdict::kNoTests) {
-        out << "  The test program ran no test cases.\n";
+        out << context.message(Msg::kNoTestCasesRan) << "\n";
     }
 
     const TestCaseResult* failed = run.events.first_failure();
@@ -177,7 +177,8 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     report_stopped_run(context, run);
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {
-        out << "\nOutput of the test program (last " << kOutputTailLines << " lines at most):\n"
+        out << "\n"
+            << context.message(Msg::kProgramOutput, {kOutputTailLines}) << "\n"
             << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
     }
     report_summary(context, exercise, run);
@@ -376,7 +377,8 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
     }
     // The hash is taken before the build: a save during the build must not count as checked.
     const std::string source_hash = sha256_file_or_empty(learner);
-    out << style.bold(exercise.id) << " (lesson " << exercise.lesson << "): " << exercise.title
+    out << context.message(Msg::kCheckHeader,
+                           {style.bold(exercise.id), exercise.lesson, exercise.title})
         << "\n";
     CheckOutcome outcome;
     outcome.exercise = &exercise;
@@ -384,7 +386,7 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
     if (!outcome.build.ok) {
         outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
         report_build_error(context, outcome);
-        out << "\n" << style.bad(exercise.id + ": build error") << "\n";
+        out << "\n" << style.bad(context.message(Msg::kBuildError, {exercise.id})) << "\n";
         suggest_hint(context, exercise);
         outcome.code = ExitCode::kBuildError;
         outcome.status = ExerciseStatus::kBuildError;
@@ -409,14 +411,14 @@ void suggest_next(Context& context, const Exercise& passed) {
             continue;
         }
         const Exercise& next = all[i + 1];
-        context.out() << "Next: " << kCommand << " check " << next.id;
+        context.out() << context.message(Msg::kNext, {kCommand, next.id});
         if (next.lesson != passed.lesson) {
-            context.out() << "   (lesson " << next.lesson << " begins)";
+            context.out() << context.message(Msg::kLessonBegins, {next.lesson});
         }
         context.out() << "\n";
         return;
     }
-    context.out() << "That was the last exercise of the course.\n";
+    context.out() << context.message(Msg::kLastExercise) << "\n";
 }
 
 ExitCode check_command(Context& context, const CheckOptions& options) {

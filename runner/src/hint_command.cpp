@@ -15,8 +15,9 @@ ExitCode hint_command(Context& context, std::string_view id, std::string_view ag
     const Style& style = context.style();
     const int total = static_cast<int>(exercise.hints.size());
     if (total == 0) {
-        out << exercise.id << " has no hints. The TODO comments in "
-            << context.show(course.learner_file(exercise)) << " say what to change.\n";
+        out << context.message(Msg::kNoHints,
+                               {exercise.id, context.show(course.learner_file(exercise))})
+            << "\n";
         return ExitCode::kOk;
     }
 
@@ -24,7 +25,8 @@ ExitCode hint_command(Context& context, std::string_view id, std::string_view ag
     const bool all_shown_before = state.hints_revealed >= total;
     state.hints_revealed = std::clamp(state.hints_revealed + 1, 1, total);
 
-    out << style.bold("Hints for " + exercise.id) << " (" << exercise.title << ")\n";
+    out << style.bold(context.message(Msg::kHintsFor, {exercise.id})) << " (" << exercise.title
+        << ")\n";
     for (int i = 0; i < state.hints_revealed; ++i) {
         const std::string number = std::to_string(i + 1) + "/" + std::to_string(total);
         const bool newest = i + 1 == state.hints_revealed && !all_shown_before;
@@ -43,15 +45,14 @@ ExitCode hint_command(Context& context, std::string_view id, std::string_view ag
     }
     if (state.hints_revealed < total) {
         if (again.empty()) {
-            out << "Run " << kCommand << " hint " << exercise.id << " again for the next hint.\n";
+            out << context.message(Msg::kHintAgain, {kCommand, exercise.id}) << "\n";
         } else {
             out << again << "\n";
         }
     } else if (!all_shown_before) {
-        out << "That was the last hint.\n";
+        out << context.message(Msg::kLastHint) << "\n";
     } else {
-        out << "All " << total << " hints are shown. If you are still stuck: " << kCommand
-            << " solution " << exercise.id << " --force\n";
+        out << context.message(Msg::kAllHintsShown, {total, kCommand, exercise.id}) << "\n";
     }
     context.save_state();
     return ExitCode::kOk;

@@ -10,9 +10,9 @@ namespace torchlings::runner {
 namespace {
 
 /// The status word, padded and coloured.
-std::string status_cell(const Style& style, ExerciseStatus status) {
-    std::string label(status_label(status));
-    label.resize(11, ' ');
+std::string status_cell(const Context& context, ExerciseStatus status) {
+    const Style& style = context.style();
+    const std::string label = pad_to_width(status_text(context.language(), status), 11);
     switch (status) {
         case ExerciseStatus::kDone:
             return style.good(label);
@@ -28,11 +28,13 @@ std::string status_cell(const Style& style, ExerciseStatus status) {
     return style.dim(label);
 }
 
-std::string hints_cell(const Exercise& exercise, const ExerciseState& state) {
+std::string hints_cell(const Context& context, const Exercise& exercise,
+                       const ExerciseState& state) {
     const std::size_t total = exercise.hints.size();
-    std::string text = std::to_string(total) + (total == 1 ? " hint" : " hints");
+    std::string text =
+        context.message(total == 1 ? Msg::kHintCountOne : Msg::kHintCountMany, {total});
     if (state.hints_revealed > 0) {
-        text += " (" + std::to_string(state.hints_revealed) + " shown)";
+        text += context.message(Msg::kHintsShown, {state.hints_revealed});
     }
     return text;
 }
@@ -63,23 +65,19 @@ ExitCode list_command(Context& context) {
             }
             std::string id = exercise->id;
             id.resize(id_width, ' ');
-            out << "    " << status_cell(style, status) << " " << id << "  " << exercise->title
+            out << "    " << status_cell(context, status) << " " << id << "  " << exercise->title
                 << "\n"
                 << "    " << std::string(12 + id_width + 2, ' ')
                 << style.dim(context.show(course.learner_file(*exercise)) + ", " +
-                             hints_cell(*exercise, state))
+                             hints_cell(context, *exercise, state))
                 << "\n";
         }
         out << "\n";
     }
-    out << style.dim(
-               "done: the last check passed and the file is unchanged since; changed: it "
-               "passed, then the file was edited; skipped: every test needs what this "
-               "machine lacks (a GPU)")
-        << "\n";
-    out << "Progress: " << done << "/" << course.exercises().size() << " exercises done.";
+    out << style.dim(context.message(Msg::kListLegend)) << "\n";
+    out << context.message(Msg::kListProgress, {done, course.exercises().size()});
     if (next != nullptr) {
-        out << " Next: " << kCommand << " check " << next->id;
+        out << context.message(Msg::kListNext, {kCommand, next->id});
     }
     out << "\n";
     return ExitCode::kOk;

@@ -71,7 +71,7 @@ ExitCode progress_command(Context& context) {
 
     std::size_t title_width = 6;  // "Course"
     for (const Lesson& lesson : course.lessons()) {
-        title_width = std::max(title_width, lesson.number.size() + 2 + lesson.title.size());
+        title_width = std::max(title_width, lesson.number.size() + 2 + display_width(lesson.title));
     }
     Tally course_tally;
     const Exercise* next = nullptr;
@@ -85,8 +85,7 @@ ExitCode progress_command(Context& context) {
                 next = exercise;
             }
         }
-        std::string title = lesson.number + "  " + lesson.title;
-        title.resize(title_width, ' ');
+        const std::string title = pad_to_width(lesson.number + "  " + lesson.title, title_width);
         const int done = tally.of(ExerciseStatus::kDone);
         out << "  " << title << "  " << bar(style, done, tally.total) << " "
             << count_cell(done, tally.total, 5);

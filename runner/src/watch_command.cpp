@@ -29,8 +29,6 @@ namespace {
 
 using Clock = FileWatch::Clock;
 
-/// The keys, as the status bar lists them.
-constexpr std::string_view kKeys = "n next   h hint   l list   c check now   q quit";
 /// Ctrl-C and Ctrl-D as bytes (Ctrl-C only arrives as a byte where the terminal does not turn
 /// it into SIGINT), and the first byte of an escape sequence (arrow keys and the like).
 constexpr char kCtrlC = '\x03';
@@ -201,7 +199,8 @@ class Watcher {
             }
             ending = wait_once();
         }
-        context_.out() << "\nStopped watching. Go on later with " << kCommand << " watch\n"
+        context_.out() << "\n"
+                       << context_.message(Msg::kWatchStopped, {kCommand}) << "\n"
                        << std::flush;
         return ending == Ending::kSignal ? ExitCode::kInterrupted : ExitCode::kOk;
     }
@@ -274,7 +273,7 @@ class Watcher {
             case 'h':
             case 'H':
                 context_.out() << "\n";
-                hint_command(context_, exercise_->id, "Press h again for the next hint.");
+                hint_command(context_, exercise_->id, context_.message(Msg::kPressHAgain));
                 print_status_bar();
                 break;
             case 'l':
@@ -288,7 +287,10 @@ class Watcher {
             case ' ':
                 break;
             default:
-                context_.out() << "\nThat key does nothing here. Keys: " << kKeys << "\n"
+                context_.out() << "\n"
+                               << context_.message(Msg::kWatchUnknownKey,
+                                                   {context_.message(Msg::kWatchKeys)})
+                               << "\n"
                                << std::flush;
                 break;
         }
@@ -340,8 +342,7 @@ class Watcher {
                 const Exercise* next = next_not_done(context_, *exercise_);
                 if (next == nullptr) {
                     out << "\n"
-                        << style.good("Every exercise of the course is done. Congratulations!")
-                        << "\n"
+                        << style.good(context_.message(Msg::kWatchAllDone)) << "\n"
                         << std::flush;
                     return;
                 }
@@ -349,32 +350,28 @@ class Watcher {
                 return;
             }
             case ExerciseStatus::kNotTried:
-                why = id + " has not been checked yet. Press c to check it.";
+                why = context_.message(Msg::kWatchNotTried, {id});
                 break;
             case ExerciseStatus::kFailing:
-                why = id +
-                      " does not pass yet: n moves on once every test passes. "
-                      "Press h for a hint.";
+                why = context_.message(Msg::kWatchFailing, {id});
                 break;
             case ExerciseStatus::kBuildError:
-                why = id + " does not compile yet: fix the error above and save.";
+                why = context_.message(Msg::kWatchBuildError, {id});
                 break;
             case ExerciseStatus::kChanged:
-                why = id +
-                      " passed, but its file has changed since. Save it (or press c) to "
-                      "check it again.";
+                why = context_.message(Msg::kWatchChanged, {id});
                 break;
             case ExerciseStatus::kSkipped: {
-                why = "Every test of " + id +
-                      " was skipped on this machine (they need what it lacks, such as a GPU), "
-                      "so it does not count as done.";
+                why = context_.message(Msg::kWatchSkipped, {id});
                 if (const Exercise* later = next_not_done(context_, *exercise_)) {
-                    why += " To go on anyway: " + std::string(kCommand) + " watch " + later->id;
+                    why += context_.message(Msg::kWatchGoOnAnyway, {kCommand, later->id});
                 }
                 break;
             }
         }
-        out << "\n" << style.warn("Not moving on. ") << why << "\n" << std::flush;
+        out << "\n"
+            << style.warn(context_.message(Msg::kWatchNotMovingOn)) << why << "\n"
+            << std::flush;
     }
 
     /// Under the verdict: where the learner is, how the file is watched, and the keys.
@@ -395,18 +392,21 @@ class Watcher {
 
         out << "\n"
             << style.dim(std::string(72, '-')) << "\n"
-            << style.bold(exercise_->id) << " | lesson " << lesson.number << " " << lesson.title
-            << " | " << done << "/" << course.exercises().size() << " done"
-            << " | " << status_label(status) << "\n"
-            << style.dim("Watching " + context_.show(course.learner_file(*exercise_)) + ": " +
-                         watching)
+            << context_.message(
+                   Msg::kWatchStatusBar,
+                   {style.bold(exercise_->id), lesson.number, lesson.title, done,
+                    course.exercises().size(), status_text(context_.language(), status)})
+            << "\n"
+            << style.dim(context_.message(
+                   Msg::kWatchWatching, {context_.show(course.learner_file(*exercise_)), watching}))
             << "\n";
         if (status == ExerciseStatus::kDone) {
-            out << style.good("Passes. Press n for the next exercise.") << "\n";
+            out << style.good(context_.message(Msg::kWatchPasses)) << "\n";
         } else {
-            out << "Save the file to check it again.\n";
+            out << context_.message(Msg::kWatchSaveToCheck) << "\n";
         }
-        out << "Keys: " << kKeys << "\n" << std::flush;
+        out << context_.message(Msg::kWatchKeysLine, {context_.message(Msg::kWatchKeys)}) << "\n"
+            << std::flush;
     }
 
     Context& context_;
