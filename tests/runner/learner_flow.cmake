@@ -65,6 +65,26 @@ step(progress_after_checks EXIT 0
   MATCH " 1/7 +1 failing, 1 build error, 4 not tried"
   ARGS progress)
 
+# 2b. The same learner in Korean (TORCHLINGS_LANG=ko): hints and titles from info.ko.md, the
+# verdicts in Korean, the same progress.
+set(ENV{TORCHLINGS_LANG} ko)
+step(hint_ko EXIT 0
+  MATCH "fx_fail 힌트 \\(테스트 하나가 값과 함께 실패합니다\\)" "1/1  같은 두 수라고 특별한 경우는 아닙니다\\."
+        "마지막 힌트였습니다\\."
+  ARGS hint fx_fail)
+step(check_pass_ko EXIT 0
+  MATCH "fx_pass \\(강의 00\\): 모든 테스트를 통과합니다" "fx_pass: 테스트 2개 중 2개 통과\\. 완료!"
+        "다음: \\./torchlings check fx_fail"
+  NO_MATCH "tests passed"
+  ARGS check fx_pass)
+step(check_fail_ko EXIT 1 MATCH "fx_fail: 테스트 2개 중 1개 통과" "막혔나요\\? \\./torchlings hint fx_fail"
+  ARGS check fx_fail)
+step(list_ko EXIT 0
+  MATCH "완료 +fx_pass" "실패 +fx_fail" "빌드 오류 +fx_compile_error" "힌트 1개 \\(1개 공개됨\\)"
+        "진행: 연습 문제 7개 중 1개 완료\\. 다음: \\./torchlings check fx_fail"
+  ARGS list)
+set(ENV{TORCHLINGS_LANG} en)
+
 # 3. The solution: refused before "done", shown (with a diff) after.
 step(solution_shown EXIT 0
   MATCH "Solution of fx_pass" "return b \\+ a" "--- yours: exercises/00_fixtures/fx_pass.cpp"
