@@ -82,7 +82,7 @@ BuildResult build_target(Context& context, std::string_view target) {
                      std::nullopt};
     std::ostream& out = context.out();
     const Style& style = context.style();
-    out << style.dim("  building " + std::string(target) + " ...") << std::flush;
+    out << style.dim(context.message(Msg::kBuilding, {target})) << std::flush;
     ProcessResult process;
     try {
         process = run_process(spec);
@@ -99,10 +99,10 @@ BuildResult build_target(Context& context, std::string_view target) {
         context.err() << style.warn("warning: ") << error.what() << "\n";
     }
     if (result.ok) {
-        out << style.dim(" ok (" + format_seconds(result.seconds) + ")") << "\n";
+        out << style.dim(context.message(Msg::kBuildOk, {format_seconds(result.seconds)})) << "\n";
         return result;
     }
-    out << " " << style.bad("failed") << "\n";
+    out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
     throw_if_not_compiled(context, target, result);
     return result;
 }

@@ -115,6 +115,22 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
      "{0}: 이 컴퓨터에서는 모든 테스트를 건너뛰었으므로 완료로 치지 않습니다 (GPU처럼 이 "
      "컴퓨터에 없는 것이 필요합니다)."},
     {Msg::kWatchGoOnAnyway, " To go on anyway: {0} watch {1}", " 그래도 넘어가려면: {0} watch {1}"},
+    {Msg::kWatchNeedsTerminal,
+     "watch needs a terminal: it reads single key presses, and here stdin or stdout is not a "
+     "terminal.",
+     "watch는 터미널이 필요합니다. 키를 하나씩 읽는데, 여기서는 stdin이나 stdout이 터미널이 "
+     "아닙니다."},
+    {Msg::kWatchOneAtATime, "The same, one command at a time:", "같은 일을 명령으로 하나씩 하려면:"},
+    {Msg::kWatchPlainCheck, "build and test the exercise (after each save)",
+     "연습 문제를 빌드하고 테스트합니다 (저장할 때마다)"},
+    {Msg::kWatchPlainHint, "the next hint", "다음 힌트"},
+    {Msg::kWatchPlainList, "every exercise and its status", "모든 연습 문제와 그 상태"},
+    {Msg::kWatchPlainProgress, "how far you are in the course", "과정을 얼마나 진행했는지"},
+    {Msg::kWatchCurrent, "Current exercise: {0} ({1})", "현재 연습 문제: {0} ({1})"},
+    // building a target
+    {Msg::kBuilding, "  building {0} ...", "  {0} 빌드 중 ..."},
+    {Msg::kBuildOk, " ok ({0})", " 완료 ({0})"},
+    {Msg::kBuildFailed, "failed", "실패"},
 }};
 // clang-format on
 

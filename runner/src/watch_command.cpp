@@ -152,24 +152,25 @@ const Exercise* next_not_done(Context& context, const Exercise& from) {
 void explain_plain_commands(Context& context, const Exercise& exercise) {
     std::ostream& out = context.out();
     const std::string command(kCommand);
-    const std::array<std::pair<std::string, std::string_view>, 4> rows{{
-        {command + " check " + exercise.id, "build and test the exercise (after each save)"},
-        {command + " hint " + exercise.id, "the next hint"},
-        {command + " list", "every exercise and its status"},
-        {command + " progress", "how far you are in the course"},
+    const std::array<std::pair<std::string, std::string>, 4> rows{{
+        {command + " check " + exercise.id, context.message(Msg::kWatchPlainCheck)},
+        {command + " hint " + exercise.id, context.message(Msg::kWatchPlainHint)},
+        {command + " list", context.message(Msg::kWatchPlainList)},
+        {command + " progress", context.message(Msg::kWatchPlainProgress)},
     }};
     std::size_t width = 0;
     for (const auto& row : rows) {
         width = std::max(width, row.first.size());
     }
-    out << "watch needs a terminal: it reads single key presses, and here stdin or stdout is "
-           "not a terminal.\n"
-        << "The same, one command at a time:\n";
+    out << context.message(Msg::kWatchNeedsTerminal) << "\n"
+        << context.message(Msg::kWatchOneAtATime) << "\n";
     for (const auto& [typed, what] : rows) {
         out << "  " << typed << std::string(width - typed.size() + 3, ' ') << what << "\n";
     }
-    out << "Current exercise: " << context.style().bold(exercise.id) << " ("
-        << context.show(context.course().learner_file(exercise)) << ")\n";
+    out << context.message(Msg::kWatchCurrent,
+                           {context.style().bold(exercise.id),
+                            context.show(context.course().learner_file(exercise))})
+        << "\n";
 }
 
 // ---- The loop ----------------------------------------------------------------------------

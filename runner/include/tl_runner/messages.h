@@ -80,7 +80,18 @@ enum class Msg {
     kWatchChanged,     ///< {0} id
     kWatchSkipped,     ///< {0} id
     kWatchGoOnAnyway,  ///< {0} command, {1} id
-    kCount             ///< not a message: the number of messages
+    kWatchNeedsTerminal,
+    kWatchOneAtATime,
+    kWatchPlainCheck,
+    kWatchPlainHint,
+    kWatchPlainList,
+    kWatchPlainProgress,
+    kWatchCurrent,  ///< {0} id, {1} learner file
+    // building a target (check, run)
+    kBuilding,  ///< {0} target
+    kBuildOk,   ///< {0} time
+    kBuildFailed,
+    kCount  ///< not a message: the number of messages
 };
 
 /// One argument of a message: text, or a whole number.
