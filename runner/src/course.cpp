@@ -166,7 +166,22 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
 
 std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
                                        std::string_view source, Language language) {
-    const std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    int line = 1;
+    if (language == Language::kKorean) {
+        // A translation may start with a line that links to the other language: its title is
+        // in the first heading.
+        std::size_t at = 0;
+        for (int number_of_line = 1; at < readme.size(); ++number_of_line) {
+            const std::size_t end = std::min(readme.find('\n', at), readme.size());
+            if (readme.substr(at, end - at).starts_with("# ")) {
+                first = trimmed(readme.substr(at, end - at));
+                line = number_of_line;
+                break;
+            }
+            at = end + 1;
+        }
+    }
     std::string prefix = "# Lesson " + number;
     if (language == Language::kKorean && first.starts_with("# \uAC15\uC758 " + number)) {
         prefix = "# \uAC15\uC758 " + number;  // "# 강의 NN"
@@ -180,11 +195,12 @@ std::string Course::parse_lesson_title(std::string_view readme, const std::strin
         }
     }
     if (rest.empty()) {
-        throw EnvironmentError(
-            std::string(source) + ":1: expected \"" + prefix + " \u2014 Title\"" +
-            (language == Language::kKorean ? " or \"# \uAC15\uC758 " + number + " \u2014 Title\""
-                                           : "") +
-            ", got \"" + std::string(first) + "\"");
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": expected \"" +
+                               prefix + " \u2014 Title\"" +
+                               (language == Language::kKorean
+                                    ? " or \"# \uAC15\uC758 " + number + " \u2014 Title\""
+                                    : "") +
+                               ", got \"" + std::string(first) + "\"");
     }
     return std::string(rest);
 }
