@@ -33,8 +33,8 @@ endfunction()
 
 # lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n])
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
-# checked against the demo's real output by a test (label readme), and so is README.ko.md's. The exercises that
-# exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
+# checked against the demo's real output by a test (label readme), and so is README.ko.md's.
+# The exercises that exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
 # CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
 # PROCESSES n: the demo is a job of several processes, launched the way PyTorch users launch
 # them: `torchrun --standalone --no-python --nproc-per-node=n lesson_NN`. The lesson writes that
