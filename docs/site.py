@@ -13,7 +13,8 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
   table into a reference to the exercise on its lesson's exercise page, which shows the file;
 - lesson pages ending with links to the previous and the next lesson;
 - mainpage.md listing the lessons in order in both languages, and the other pages.
-A link to a file the site has no page for stops the build (name the page, or drop the link).
+A link to a Korean page not written yet leads to the English one; a link to a file the site has
+no page for stops the build (name the page, or drop the link).
 Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html.
 """
 import re
@@ -114,6 +115,8 @@ def stage(root, out):
                 rel = None
         else:
             rel = page.source.relative_to(root).as_posix()
+        if rel and rel.endswith(".ko.md") and rel not in pages:
+            rel = rel[:-len(".ko.md")] + ".md"  # not translated yet: the English page
         if rel in file_of:
             return "@ref " + exercise_of[(file_of[rel], page.lang)]
         if rel in pages:
