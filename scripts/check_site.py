@@ -34,6 +34,7 @@ def main():
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(10)
     problems, pages = [], sorted((site / "site").glob("*.md"))
     try:
         for staged in pages:
@@ -49,9 +50,16 @@ def main():
             blocks = driver.execute_script("return document.querySelectorAll('div.fragment').length")
             if re.match(r"^(lesson|exercises)\d\d", name) and blocks == 0:
                 problems.append(f"{html.name}: no code blocks rendered")
-            broken = driver.execute_script(
-                "return Array.from(document.images)"
-                ".filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src)")
+            # Doxygen's scripts add images after the load event (the search box): give every
+            # image up to 5 s to finish, then each must have loaded.
+            broken = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1], end = Date.now() + 5000;"
+                "(function wait() {"
+                "  const imgs = Array.from(document.images);"
+                "  if (imgs.every(i => i.complete) || Date.now() > end)"
+                "    done(imgs.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src));"
+                "  else setTimeout(wait, 50);"
+                "})();")
             problems += [f"{html.name}: image did not load: {src}" for src in broken]
             for entry in driver.get_log("browser"):
                 if entry.get("level") == "SEVERE":

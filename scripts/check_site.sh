@@ -8,9 +8,9 @@
 # 2. opens every page, both languages, in headless Chromium from Debian and checks its title, its
 #    code blocks, that every image loads and that nothing is logged as a console error
 #    (scripts/check_site.py), and writes one screenshot per language to <build>/site-check/.
-# Chromium and chromedriver come from apt-get (installed here when running as root, else the
-# command is printed); Selenium lives in a venv in the course's cache folder, so a second run
-# downloads nothing. Exit status: 0 the site is fine, 1 it is not, 2 the check could not run.
+# Chromium, chromedriver and a Korean font come from apt-get (installed here when running as root,
+# else the command is printed); Selenium lives in a venv in the course's cache folder, so a second
+# run downloads nothing. Exit status: 0 the site is fine, 1 it is not, 2 the check could not run.
 set -eu
 cd "$(dirname -- "$0")/.."
 if [ $# -ge 1 ]; then
@@ -30,14 +30,19 @@ else
   ./torchlings docs || { echo "check_site: the site did not build" >&2; exit 1; }
 fi
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+# Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).
+PACKAGES="chromium chromium-driver fonts-nanum"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+   || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "check_site: installing chromium and chromium-driver" >&2
+    echo "check_site: installing $PACKAGES" >&2
     DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      chromium chromium-driver >/dev/null || { echo "check_site: apt-get install failed" >&2; exit 2; }
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES \
+      >/dev/null || { echo "check_site: apt-get install $PACKAGES failed" >&2; exit 2; }
   else
-    echo "check_site: Chromium is missing; install it with: sudo apt-get install -y chromium chromium-driver" >&2
+    echo "check_site: Chromium or a Korean font is missing; install them with:" >&2
+    echo "  sudo apt-get install -y $PACKAGES" >&2
     exit 2
   fi
 fi
