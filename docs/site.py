@@ -216,6 +216,8 @@ def stage(root, out):
                        f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)")
             lines += ["", "---", "", " · ".join(nav)]
         lines = [l for l in lines if l is not None]
+        while lines and not lines[0].strip():
+            lines.pop(0)
         (out / f"{page.name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     # The main page: docs/mainpage.md, then every page in order (each once, as a subpage).
