@@ -181,7 +181,7 @@ def stage(root, out):
                 file = f"exercises/{folder}/{id_}.cpp"
                 if not (root / file).exists():
                     continue
-                say = (f"파일 `{file}` (`./torchlings check {id_}`로 확인합니다):" if page.lang == "ko"
+                say = (f"내가 작성할 파일: `{file}` (`./torchlings check {id_}`로 확인합니다)" if page.lang == "ko"
                        else f"Your file, `{file}` (check it with `./torchlings check {id_}`):")
                 lines[i + 1:i + 1] = ["", say, "", f"@include {folder}/{id_}.cpp"]
         first = min(heading_at) if heading_at else 0
@@ -215,6 +215,8 @@ def stage(root, out):
             nav.insert(1 if len(nav) and numbers.index(page.number) else 0,
                        f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)")
             lines += ["", "---", "", " · ".join(nav)]
+        if page.kind == "exercises" and page.lang == "ko":  # the runner reads "### Hint"
+            lines = ["### 힌트" if l is not None and re.match(r"^### Hint\s*$", l) else l for l in lines]
         lines = [l for l in lines if l is not None]
         while lines and not lines[0].strip():
             lines.pop(0)
