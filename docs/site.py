@@ -129,7 +129,9 @@ def stage(root, out):
                     return "@ref " + label
             problems.append(f"{page.source.relative_to(root)}: link {href}: no such section")
             return None
-        if path.lower().endswith(IMAGES) and resolved.exists():
+        if path.lower().endswith(IMAGES):
+            if not resolved.exists():
+                problems.append(f"{page.source.relative_to(root)}: image {href}: no such file")
             return None  # Doxygen finds it in IMAGE_PATH and copies it
         problems.append(f"{page.source.relative_to(root)}: link {href}: the site has no page for "
                         f"{rel or path}; link a lesson, an exercise, a README or the cheat sheet")
