@@ -18,7 +18,6 @@ no page for stops the build (name the page, or drop the link).
 Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html.
 """
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
