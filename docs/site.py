@@ -15,7 +15,8 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
 - mainpage.md listing the lessons in order in both languages, and the other pages.
 A link to a Korean page not written yet leads to the English one; a link to a file the site has
 no page for stops the build (name the page, or drop the link).
-Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html.
+Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html; and
+last, every href and src of the HTML must name a file of the site and an anchor in it.
 """
 import re
 import subprocess
@@ -56,14 +57,31 @@ class Page:
                 yield i, len(h.group(1)), h.group(2)
 
 
+class Lesson:
+    """One lesson folder: its number and its pages (None where a page does not exist)."""
+
+    def __init__(self, number, folder, page_en, page_ko, exercises_en, exercises_ko):
+        self.number, self.folder = number, folder
+        self.page = {"en": page_en, "ko": page_ko}
+        self.exercises = {"en": exercises_en, "ko": exercises_ko}
+
+    def page_in(self, lang):
+        """The lesson's page in `lang`, else the English one."""
+        return self.page[lang] or self.page["en"]
+
+    def exercises_in(self, lang):
+        return self.exercises[lang] or self.exercises["en"]
+
+
 def collect(root):
+    """Every page of the site by its path in the course, and the lessons in order."""
     pages, lessons = {}, []
 
     def add(path, name, lang, kind, number=None):
-        if path.exists():
-            pages[path.relative_to(root).as_posix()] = page = Page(path, name, lang, kind, number)
-            return page
-        return None
+        if not path.exists():
+            return None
+        page = pages[path.relative_to(root).as_posix()] = Page(path, name, lang, kind, number)
+        return page
 
     def pair(english_path, name, kind, number=None):
         en = add(english_path, name, "en", kind, number)
@@ -75,180 +93,193 @@ def collect(root):
     pair(root / "README.md", "readme", "readme")
     for folder in sorted(p for p in (root / "lessons").glob("[0-9][0-9]_*") if p.is_dir()):
         number = folder.name[:2]
-        lessons.append((number, folder.name) + pair(folder / "README.md", "lesson" + number,
-                                                    "lesson", number)
-                       + pair(root / "exercises" / folder.name / "info.md", "exercises" + number,
-                              "exercises", number))
+        lessons.append(Lesson(number, folder.name,
+                              *pair(folder / "README.md", "lesson" + number, "lesson", number),
+                              *pair(root / "exercises" / folder.name / "info.md",
+                                    "exercises" + number, "exercises", number)))
     pair(root / "docs" / "cheatsheet.md", "cheatsheet", "cheatsheet")
     add(root / "docs" / "glossary.ko.md", "glossary_ko", "ko", "glossary")
     add(root / "runner" / "README.md", "runner_readme", "en", "runner")
-    return pages, lessons
+    return pages, [lesson for lesson in lessons if lesson.page["en"]]
 
 
 def exercise_ids(page):
-    return [m.group(1) for l in page.lines if (m := EXERCISE.match(l))] if page else []
+    return [m.group(1) for line in page.lines if (m := EXERCISE.match(line))] if page else []
 
 
-def stage(root, out):
-    pages, lessons = collect(root)
-    # Where an exercise is shown: its lesson's exercise page in each language (English if the
-    # Korean one is missing).
-    exercise_of, file_of = {}, {}  # (id, lang) -> label; exercises/NN_topic/id.cpp -> id
-    for number, folder, _, _, ex_en, ex_ko in lessons:
-        for id_ in exercise_ids(ex_en):
-            exercise_of[(id_, "en")] = f"ex_{id_}"
-            exercise_of[(id_, "ko")] = f"ex_{id_}_ko" if id_ in exercise_ids(ex_ko) else f"ex_{id_}"
-            file_of[f"exercises/{folder}/{id_}.cpp"] = id_
-    problems = []
+class Site:
+    def __init__(self, root):
+        self.root = root
+        self.pages, self.lessons = collect(root)
+        self.problems = []
+        # Where each exercise is shown: on its lesson's exercise page in each language (the
+        # English one where the Korean one is missing), under a label of its own.
+        self.exercise_label, self.exercise_file = {}, {}  # (id, lang) -> label; file -> id
+        for lesson in self.lessons:
+            korean = exercise_ids(lesson.exercises["ko"])
+            for id_ in exercise_ids(lesson.exercises["en"]):
+                self.exercise_label[(id_, "en")] = f"ex_{id_}"
+                self.exercise_label[(id_, "ko")] = f"ex_{id_}_ko" if id_ in korean else f"ex_{id_}"
+                self.exercise_file[f"exercises/{lesson.folder}/{id_}.cpp"] = id_
 
-    def target(page, href):
-        """The Doxygen reference for a link of `page`, or None to leave it as it is."""
+    def reference(self, page, href):
+        """The Doxygen reference for a link of `page`, or None to leave the link as it is."""
         if re.match(r"^[a-z]+:|^@|^//", href):
             return None
         path, _, fragment = href.partition("#")
-        if path:
-            resolved = (page.source.parent / path).resolve()
-            try:
-                rel = resolved.relative_to(root).as_posix()
-            except ValueError:
-                rel = None
-        else:
-            rel = page.source.relative_to(root).as_posix()
-        if rel and rel.endswith(".ko.md") and rel not in pages:
+        where = page.source.relative_to(self.root)
+        resolved = (page.source.parent / path).resolve() if path else page.source
+        try:
+            rel = resolved.relative_to(self.root).as_posix()
+        except ValueError:
+            rel = path
+        if rel.endswith(".ko.md") and rel not in self.pages:
             rel = rel[:-len(".ko.md")] + ".md"  # not translated yet: the English page
-        if rel in file_of:
-            return "@ref " + exercise_of[(file_of[rel], page.lang)]
-        if rel in pages:
-            linked = pages[rel]
+        if rel in self.exercise_file:
+            return "@ref " + self.exercise_label[(self.exercise_file[rel], page.lang)]
+        if rel in self.pages:
+            linked = self.pages[rel]
             if not fragment:
                 return "@ref " + linked.name
-            for _, _, text in linked.headings():
-                if slug(text) == fragment:
-                    label = linked.anchors.setdefault(fragment, f"{linked.name}_s{len(linked.anchors)}")
-                    return "@ref " + label
-            problems.append(f"{page.source.relative_to(root)}: link {href}: no such section")
-            return None
-        if path.lower().endswith(IMAGES):
+            if any(slug(text) == fragment for _, _, text in linked.headings()):
+                return "@ref " + linked.anchors.setdefault(
+                    fragment, f"{linked.name}_s{len(linked.anchors)}")
+            self.problems.append(f"{where}: link {href}: {rel} has no such section")
+        elif path.lower().endswith(IMAGES):
             if not resolved.exists():
-                problems.append(f"{page.source.relative_to(root)}: image {href}: no such file")
-            return None  # Doxygen finds it in IMAGE_PATH and copies it
-        problems.append(f"{page.source.relative_to(root)}: link {href}: the site has no page for "
-                        f"{rel or path}; link a lesson, an exercise, a README or the cheat sheet")
+                self.problems.append(f"{where}: image {href}: no such file")
+            # else Doxygen finds it in IMAGE_PATH and copies it
+        else:
+            self.problems.append(f"{where}: link {href}: the site has no page for {rel}; link a "
+                                 "lesson, an exercise, a README or the cheat sheet")
         return None
 
-    # Links first (they decide which sections need labels), then the pages.
-    texts = {}
-    for page in pages.values():
-        fence = None
-        lines = []
+    def with_links(self, page):
+        """The page's lines with its links made references (outside code blocks), and each `id`
+        of a lesson's exercise table linked to its exercise."""
+        lines, fence = [], None
         for line in page.lines:
-            m = FENCE.match(line)
-            if m and (fence is None or m.group(1)[0] == fence):
-                fence = None if fence else m.group(1)[0]
+            match = FENCE.match(line)
+            if match and (fence is None or match.group(1)[0] == fence):
+                fence = None if fence else match.group(1)[0]
             elif fence is None:
-                line = LINK.sub(lambda m: (f"{m.group(1)}[{m.group(2)}]({t})"
-                                           if (t := target(page, m.group(3))) else m.group(0)), line)
-                # An exercise table's row: `id` | ... links to the exercise.
+                line = LINK.sub(lambda m: (f"{m.group(1)}[{m.group(2)}]({ref})"
+                                           if (ref := self.reference(page, m.group(3)))
+                                           else m.group(0)), line)
                 row = re.match(r"^\| `([a-z0-9_]+)` \|", line)
-                if page.kind == "lesson" and row and (row.group(1), page.lang) in exercise_of:
+                if page.kind == "lesson" and row and (row.group(1), page.lang) in self.exercise_label:
                     id_ = row.group(1)
-                    line = line.replace(f"`{id_}`", f"[`{id_}`](@ref {exercise_of[(id_, page.lang)]})", 1)
+                    label = self.exercise_label[(id_, page.lang)]
+                    line = line.replace(f"`{id_}`", f"[`{id_}`](@ref {label})", 1)
             lines.append(line)
-        texts[page.name] = lines
-    if problems:
-        sys.exit("site: broken links in the pages:\n  " + "\n  ".join(problems))
+        return lines
 
+    def header(self, page):
+        """The line under a page's title: the language switch, and lesson <-> exercises."""
+        links = []
+        if page.other:
+            links.append(f"English · [한국어](@ref {page.other.name})" if page.lang == "en"
+                         else f"[English](@ref {page.other.name}) · 한국어")
+        lesson = next((l for l in self.lessons if l.number == page.number), None)
+        ko = page.lang == "ko"
+        if lesson and page.kind == "exercises":
+            links.append(f"[{'강의' if ko else 'Lesson'} {page.number}]"
+                         f"(@ref {lesson.page_in(page.lang).name})")
+        elif lesson and lesson.exercises_in(page.lang):
+            links.append(f"[{'연습 문제' if ko else 'Exercises'}]"
+                         f"(@ref {lesson.exercises_in(page.lang).name})")
+        return " · ".join(links)
+
+    def footer(self, page):
+        """A lesson page's last line: the previous lesson, the contents, the next lesson."""
+        at = [l.number for l in self.lessons].index(page.number)
+        word = "강의" if page.lang == "ko" else "Lesson"
+        links = [f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)"]
+        if at > 0:
+            previous = self.lessons[at - 1]
+            links.insert(0, f"[← {word} {previous.number}](@ref {previous.page_in(page.lang).name})")
+        if at + 1 < len(self.lessons):
+            following = self.lessons[at + 1]
+            links.append(f"[{word} {following.number} →](@ref {following.page_in(page.lang).name})")
+        return " · ".join(links)
+
+    def staged(self, page, lines):
+        """The page as Doxygen reads it, from its lines with links made references."""
+        # The language line goes (the header replaces it); None keeps the line numbers.
+        lines = [None if SWITCH.match(line) else line for line in lines]
+        headings = list(page.headings())
+        title_at = headings[0][0] if headings else None
+        for i, level, text in headings:
+            label = next((lab for s, lab in page.anchors.items() if slug(text) == s), None)
+            if i == title_at:
+                label = page.name
+            elif page.kind == "exercises" and (m := EXERCISE.match(lines[i])):
+                label = self.exercise_label[(m.group(1), page.lang)]
+            if label:
+                lines[i] = f"{'#' * level} {text} {{#{label}}}"
+        # Insertions from the end, so that the line numbers above stay right.
+        if page.kind == "exercises":  # under each exercise's title, the file the learner completes
+            folder = next(l.folder for l in self.lessons if l.number == page.number)
+            for i, _, _ in reversed(headings):
+                if not (m := EXERCISE.match(page.lines[i])):
+                    continue
+                id_ = m.group(1)
+                file = f"exercises/{folder}/{id_}.cpp"
+                if (self.root / file).exists():
+                    say = (f"내가 작성할 파일: `{file}` (`./torchlings check {id_}`로 확인합니다)"
+                           if page.lang == "ko" else
+                           f"Your file, `{file}` (check it with `./torchlings check {id_}`):")
+                    lines[i + 1:i + 1] = ["", say, "", f"@include {folder}/{id_}.cpp"]
+        if title_at is not None and (header := self.header(page)):
+            lines[title_at + 1:title_at + 1] = ["", header]
+        if page.kind == "lesson":
+            lines += ["", "---", "", self.footer(page)]
+        lines = [line for line in lines if line is not None]
+        if page.kind == "exercises" and page.lang == "ko":  # the runner needs "### Hint" there
+            lines = ["### 힌트" if re.match(r"^### Hint\s*$", line) else line for line in lines]
+        return "\n".join(lines).lstrip("\n") + "\n"
+
+    def main_page(self):
+        """docs/mainpage.md, then every page in order (each once, as a subpage)."""
+        main = (self.root / "docs" / "mainpage.md").read_text(encoding="utf-8").rstrip("\n")
+        main = main.splitlines() + ["", "## Lessons", ""]
+        for lesson in self.lessons:
+            row = f"- @subpage {lesson.page['en'].name}"
+            if lesson.exercises["en"]:
+                row += f" · @subpage {lesson.exercises['en'].name} \"exercises\""
+            main.append(row)
+        korean = [l for l in self.lessons if l.page["ko"] or l.exercises["ko"]]
+        if korean:
+            main += ["", "## 강의 (한국어)", ""]
+        for lesson in korean:
+            row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
+                   f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
+            if lesson.exercises["ko"]:
+                row += f" · @subpage {lesson.exercises['ko'].name} \"연습 문제\""
+            main.append(row)
+        main += ["", "## More", ""]
+        names = {page.name for page in self.pages.values()}
+        for name, text in (("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
+                           ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
+                           ("runner_readme", "The runner: commands, exit codes, metadata")):
+            if name in names:
+                main.append(f"- @subpage {name}" + (f" \"{text}\"" if text else ""))
+        main.append("- The API reference of `common/`: [classes](annotated.html), [files](files.html)")
+        return "\n".join(main) + "\n"
+
+
+def stage(root, out):
+    site = Site(root)
+    # Links first: they decide which sections need a label.
+    linked = {page.name: site.with_links(page) for page in site.pages.values()}
+    if site.problems:
+        sys.exit("site: broken links in the pages:\n  " + "\n  ".join(site.problems))
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.md"):
         old.unlink()
-    by_number = {number: (en, ko) for number, _, en, ko, _, _ in lessons}
-    numbers = [n for n, _, en, _, _, _ in lessons if en]
-    for page in pages.values():
-        lines = [None if SWITCH.match(l) else l for l in texts[page.name]]  # dropped at the end
-        heading_at = {i: (level, text) for i, level, text in page.headings()}
-        for i, (level, text) in heading_at.items():
-            label = next((lab for s, lab in page.anchors.items() if slug(text) == s), None)
-            if i == min(heading_at):
-                label = page.name
-            if page.kind == "exercises" and (m := EXERCISE.match(lines[i])):
-                label = exercise_of[(m.group(1), page.lang)]
-            if label:
-                lines[i] = f"{'#' * level} {text} {{#{label}}}"
-        if page.kind == "exercises":
-            # Under each exercise's title, the file the learner completes.
-            folder = next(f for n, f, *_ in lessons if n == page.number)
-            for i in sorted((i for i in heading_at if EXERCISE.match(page.lines[i])), reverse=True):
-                id_ = EXERCISE.match(page.lines[i]).group(1)
-                file = f"exercises/{folder}/{id_}.cpp"
-                if not (root / file).exists():
-                    continue
-                say = (f"내가 작성할 파일: `{file}` (`./torchlings check {id_}`로 확인합니다)" if page.lang == "ko"
-                       else f"Your file, `{file}` (check it with `./torchlings check {id_}`):")
-                lines[i + 1:i + 1] = ["", say, "", f"@include {folder}/{id_}.cpp"]
-        first = min(heading_at) if heading_at else 0
-        extra = []
-        if page.other:
-            extra.append(f"English · [한국어](@ref {page.other.name})" if page.lang == "en"
-                         else f"[English](@ref {page.other.name}) · 한국어")
-        if page.kind in ("lesson", "exercises"):
-            ko = page.lang == "ko"
-            en_lesson, ko_lesson = by_number[page.number]
-            lesson = ko_lesson if ko and ko_lesson else en_lesson
-            exercises_page = next((x for n, _, _, _, xe, xk in lessons if n == page.number
-                                   for x in ([xk, xe] if ko else [xe]) if x), None)
-            if page.kind == "exercises":
-                extra.append(f"[{'강의' if ko else 'Lesson'} {page.number}](@ref {lesson.name})")
-            elif exercises_page:
-                extra.append(f"[{'연습 문제' if ko else 'Exercises'}](@ref {exercises_page.name})")
-        if extra:
-            lines[first + 1:first + 1] = ["", " · ".join(extra)]
-        if page.kind == "lesson":
-            at = numbers.index(page.number)
-            word = "강의" if page.lang == "ko" else "Lesson"
-            nav = []
-            for n, arrow in ((numbers[at - 1] if at else None, "←"),
-                             (numbers[at + 1] if at + 1 < len(numbers) else None, "→")):
-                if n:
-                    en, ko = by_number[n]
-                    other = ko if page.lang == "ko" and ko else en
-                    text = f"← {word} {n}" if arrow == "←" else f"{word} {n} →"
-                    nav.append(f"[{text}](@ref {other.name})")
-            nav.insert(1 if len(nav) and numbers.index(page.number) else 0,
-                       f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)")
-            lines += ["", "---", "", " · ".join(nav)]
-        if page.kind == "exercises" and page.lang == "ko":  # the runner reads "### Hint"
-            lines = ["### 힌트" if l is not None and re.match(r"^### Hint\s*$", l) else l for l in lines]
-        lines = [l for l in lines if l is not None]
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        (out / f"{page.name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-    # The main page: docs/mainpage.md, then every page in order (each once, as a subpage).
-    main = (root / "docs" / "mainpage.md").read_text(encoding="utf-8").rstrip("\n").splitlines()
-    main += ["", "## Lessons", ""]
-    for number, _, en, ko, ex_en, ex_ko in lessons:
-        if en:
-            row = f"- @subpage {en.name}"
-            if ex_en:
-                row += f" · @subpage {ex_en.name} \"exercises\""
-            main.append(row)
-    if any(ko or ex_ko for _, _, _, ko, _, ex_ko in lessons):
-        main += ["", "## 강의 (한국어)", ""]
-    for number, _, en, ko, ex_en, ex_ko in lessons:
-        if ko or ex_ko:
-            row = f"- @subpage {ko.name}" if ko else f"- 강의 {number}: @ref {en.name} \"English\""
-            if ex_ko:
-                row += f" · @subpage {ex_ko.name} \"연습 문제\""
-            main.append(row)
-    main += ["", "## More", ""]
-    for name, text in (("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
-                       ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
-                       ("runner_readme", "The runner: commands, exit codes, metadata")):
-        if any(p.name == name for p in pages.values()):
-            main.append(f"- @subpage {name}" + (f" \"{text}\"" if text else ""))
-    main += ["- The API reference of `common/`: "
-             "[classes](annotated.html), [files](files.html)"]
-    (out / "mainpage.md").write_text("\n".join(main) + "\n", encoding="utf-8")
+    for page in site.pages.values():
+        (out / f"{page.name}.md").write_text(site.staged(page, linked[page.name]), encoding="utf-8")
+    (out / "mainpage.md").write_text(site.main_page(), encoding="utf-8")
     return sorted(out.glob("*.md"))
 
 
