@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-FENCE = re.compile(r"^(`{3,}|~{3,})\s*([^`\s]*)")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
 MARKER = re.compile(r"^\s*(<!-- (?:demo|gpu)-output -->)\s*$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
