@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <ostream>
 #include <system_error>
@@ -166,6 +167,26 @@ class BuildProgress {
     Clock::time_point last_shown_{};
 };
 
+/// The build tool's "keep going after a failure" option for the build folder's generator, after
+/// `--`; nothing for a generator without one.
+std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
+    std::ifstream cache(build_dir / "CMakeCache.txt");
+    std::string line;
+    while (std::getline(cache, line)) {
+        if (line.rfind("CMAKE_GENERATOR:", 0) == 0) {
+            const std::string generator = line.substr(line.find('=') + 1);
+            if (generator == "Ninja" || generator == "Ninja Multi-Config") {
+                return {"--", "-k", "0"};
+            }
+            if (generator == "Unix Makefiles") {
+                return {"--", "-k"};
+            }
+            return {};
+        }
+    }
+    return {};
+}
+
 /// True when `out` is the runner's own stdout or stderr and that is a terminal.
 bool is_terminal(const std::ostream& out) {
     return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
@@ -175,15 +196,24 @@ bool is_terminal(const std::ostream& out) {
 }  // namespace
 
 BuildResult build_target(Context& context, std::string_view target) {
+    return build_targets(context, {std::string(target)}, target);
+}
+
+BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
+                          std::string_view label) {
     context.require_configured_build();
-    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target",
-                      std::string(target)},
+    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target"},
                      {},
                      OutputMode::kCapture,
                      std::nullopt};
+    spec.argv.insert(spec.argv.end(), targets.begin(), targets.end());
+    if (targets.size() > 1) {
+        const std::vector<std::string> keep_going = keep_going_arguments(context.build_dir());
+        spec.argv.insert(spec.argv.end(), keep_going.begin(), keep_going.end());
+    }
     std::ostream& out = context.out();
     const Style& style = context.style();
-    const std::string prefix = "  building " + std::string(target) + " ...";
+    const std::string prefix = "  building " + std::string(label) + " ...";
     out << style.dim(prefix) << std::flush;
     BuildProgress progress(out, style, prefix, is_terminal(out) && std::getenv("TERM") != nullptr &&
                                                    std::string_view(std::getenv("TERM")) != "dumb");
@@ -196,9 +226,9 @@ BuildResult build_target(Context& context, std::string_view target) {
         throw;
     }
     progress.finish();
+    const std::string log_name = targets.size() == 1 ? targets.front() : std::string("all");
     BuildResult result{process.succeeded(), process.output,
-                       context.build_dir() / "logs" / (std::string(target) + ".build.log"),
-                       process.seconds};
+                       context.build_dir() / "logs" / (log_name + ".build.log"), process.seconds};
     try {
         write_file(result.log_path, result.log);
     } catch (const EnvironmentError& error) {
@@ -209,7 +239,7 @@ BuildResult build_target(Context& context, std::string_view target) {
         return result;
     }
     out << " " << style.bad("failed") << "\n";
-    throw_if_not_compiled(context, target, result);
+    throw_if_not_compiled(context, label, result);
     return result;
 }
 
