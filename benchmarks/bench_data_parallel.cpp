@@ -4,8 +4,10 @@
 /// Run (one line):
 ///   build/dev/bin/bench_data_parallel --benchmark_repetitions=5
 ///   --benchmark_report_aggregates_only=true
-/// Each step: split the batch, clone the model once per shard, forward + backward of each shard
-/// on its own std::thread, average the gradients into the original, SGD step. "single" is the
+/// Each step is lesson 07's data_parallel_step as its reference solution writes it
+/// (solutions/07_data_parallel/data_parallel_step.cpp, compiled in): split the batch, clone the
+/// model once per shard, forward + backward of each shard on its own std::thread, average the
+/// gradients into the original, SGD step. "single" is the
 /// same step on one device with no clone and no thread: the floor the shards are compared with.
 /// "replicate" times the clones alone. Two model widths: a narrow one, where the per-step
 /// overhead (clones, thread start) dominates, and a wide one with real arithmetic per shard.
@@ -15,16 +17,16 @@
 #include "bench_main.h"
 
 #include <torchlings/device.h>
+#include <torchlings/mlp.h>
+
+#include "data_parallel_step.h"  // the exercise's API; the step timed is its reference solution
 
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <cmath>
-#include <exception>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -33,24 +35,8 @@ constexpr std::int64_t kFeatures = 64;
 constexpr std::int64_t kClasses = 10;
 constexpr std::int64_t kBatch = 512;
 
-struct MlpImpl : torch::nn::Cloneable<MlpImpl> {
-    explicit MlpImpl(std::int64_t hidden) : hidden_(hidden) { reset(); }
-    void reset() override {
-        w1 = register_parameter("w1", torch::randn({hidden_, kFeatures}) / std::sqrt(kFeatures));
-        b1 = register_parameter("b1", torch::zeros({hidden_}));
-        w2 = register_parameter(
-            "w2", torch::randn({kClasses, hidden_}) / std::sqrt(static_cast<double>(hidden_)));
-        b2 = register_parameter("b2", torch::zeros({kClasses}));
-    }
-    torch::Tensor forward(const torch::Tensor& x) {
-        return torch::linear(torch::relu(torch::linear(x, w1, b1)), w2, b2);
-    }
-    torch::Tensor w1, b1, w2, b2;
-
-  private:
-    std::int64_t hidden_;
-};
-TORCH_MODULE(Mlp);
+using torchlings::Mlp;
+using torchlings::MlpImpl;
 
 std::vector<Mlp> replicate(const Mlp& model, const std::vector<c10::Device>& devices) {
     std::vector<Mlp> replicas;
@@ -58,51 +44,6 @@ std::vector<Mlp> replicate(const Mlp& model, const std::vector<c10::Device>& dev
         replicas.emplace_back(std::dynamic_pointer_cast<MlpImpl>(model->clone(device)));
     }
     return replicas;
-}
-
-/// The lesson's hand-built step (see lessons/07_data_parallel), without its comments.
-void data_parallel_step(Mlp& model, torch::optim::SGD& sgd, const torch::Tensor& x,
-                        const torch::Tensor& y, const std::vector<c10::Device>& devices) {
-    const auto n = static_cast<std::int64_t>(devices.size());
-    std::vector<std::int64_t> sizes;
-    for (std::int64_t i = 0; i < n; ++i) {
-        sizes.push_back(kBatch / n + (i < kBatch % n ? 1 : 0));
-    }
-    const auto xs = x.split_with_sizes(sizes, 0);
-    const auto ys = y.split_with_sizes(sizes, 0);
-    auto replicas = replicate(model, devices);
-    std::vector<std::exception_ptr> errors(devices.size());
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        threads.emplace_back([&, i] {
-            try {
-                torchlings::use_device_in_this_thread(devices[i]);
-                torch::nn::functional::cross_entropy(replicas[i]->forward(xs[i].to(devices[i])),
-                                                     ys[i].to(devices[i]))
-                    .backward();
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        });
-    }
-    for (auto& t : threads) {
-        t.join();
-    }
-    for (const auto& e : errors) {
-        if (e) {
-            std::rethrow_exception(e);
-        }
-    }
-    const auto originals = model->parameters();
-    for (std::size_t i = 0; i < replicas.size(); ++i) {
-        const double weight = static_cast<double>(sizes[i]) / static_cast<double>(kBatch);
-        const auto theirs = replicas[i]->parameters();
-        for (std::size_t p = 0; p < originals.size(); ++p) {
-            const auto g = theirs[p].grad().to(originals[p].device()) * weight;
-            originals[p].mutable_grad() = i == 0 ? g : originals[p].grad() + g;
-        }
-    }
-    sgd.step();
 }
 
 void synchronize_all(const std::vector<c10::Device>& devices) {
@@ -120,7 +61,7 @@ struct Setup {
 
 Setup make_setup(std::int64_t hidden, const c10::Device& home) {
     torch::manual_seed(0);
-    Mlp model(hidden);
+    Mlp model(kFeatures, hidden, kClasses);
     model->to(home);
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.01));
     return {model, std::move(sgd), torch::randn({kBatch, kFeatures}).to(home),
@@ -146,7 +87,7 @@ void single_step(benchmark::State& state, const c10::Device& device) {
 void shard_step(benchmark::State& state, const std::vector<c10::Device>& devices) {
     auto s = make_setup(state.range(0), devices.front());
     for (auto _ : state) {
-        data_parallel_step(s.model, s.sgd, s.x, s.y, devices);
+        ex::data_parallel_step(s.model, s.sgd, s.x, s.y, devices);
         synchronize_all(devices);
     }
     set_counters(state, devices.size());

@@ -33,8 +33,8 @@ endfunction()
 
 # lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n])
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
-# checked against the demo's real output by a test (label readme). The exercises that
-# exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
+# checked against the demo's real output by a test (label readme), and so is README.ko.md's.
+# The exercises that exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
 # CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
 # PROCESSES n: the demo is a job of several processes, launched the way PyTorch users launch
 # them: `torchrun --standalone --no-python --nproc-per-node=n lesson_NN`. The lesson writes that
@@ -64,6 +64,15 @@ function(torchlings_add_lesson)
                    -P "${PROJECT_SOURCE_DIR}/cmake/CheckReadmeOutput.cmake")
   set_tests_properties("lesson${number}/readme_matches_demo" PROPERTIES
                        LABELS "readme;lesson${number}" TIMEOUT 120)
+  # The Korean page (README.ko.md) shows the same output and is held to the same demo.
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/README.ko.md")
+    add_test(NAME "lesson${number}/readme_ko_matches_demo"
+             COMMAND "${CMAKE_COMMAND}" -D "DEMO=$<TARGET_FILE:${target}>" -D "LAUNCH=${launch}"
+                     -D "README=${CMAKE_CURRENT_SOURCE_DIR}/README.ko.md"
+                     -P "${PROJECT_SOURCE_DIR}/cmake/CheckReadmeOutput.cmake")
+    set_tests_properties("lesson${number}/readme_ko_matches_demo" PROPERTIES
+                         LABELS "readme;lesson${number}" TIMEOUT 120)
+  endif()
   add_test(NAME "lesson${number}/rejects_bad_device"
            COMMAND ${target} --device cuda:x)
   set_tests_properties("lesson${number}/rejects_bad_device" PROPERTIES

@@ -9,6 +9,7 @@
 /// Run it: ./torchlings run 07            (or: build/dev/bin/lesson_07 --device cpu)
 #include <torchlings/device.h>
 #include <torchlings/lesson.h>
+#include <torchlings/mlp.h>
 #include <torchlings/timer.h>
 
 #include <c10/core/DeviceGuard.h>
@@ -115,22 +116,14 @@ std::pair<Data, Data> make_blobs(std::int64_t train_rows, std::int64_t test_rows
     return {train, draw(test_rows)};
 }
 
-/// A two-layer classifier. Cloneable<> gives it clone(device), which data_parallel's replicate()
-/// and our hand-built version both need; reset() must register every parameter for that.
-struct MlpImpl : torch::nn::Cloneable<MlpImpl> {
-    MlpImpl() { reset(); }
-    void reset() override {
-        w1 = register_parameter("w1", torch::randn({kHidden, kFeatures}) / std::sqrt(kFeatures));
-        b1 = register_parameter("b1", torch::zeros({kHidden}));
-        w2 = register_parameter("w2", torch::randn({kClasses, kHidden}) / std::sqrt(kHidden));
-        b2 = register_parameter("b2", torch::zeros({kClasses}));
-    }
-    torch::Tensor forward(const torch::Tensor& x) {
-        return torch::linear(torch::relu(torch::linear(x, w1, b1)), w2, b2);
-    }
-    torch::Tensor w1, b1, w2, b2;
-};
-TORCH_MODULE(Mlp);
+/// The course's two-layer classifier (torchlings/mlp.h). Cloneable<> gives it clone(device), which
+/// data_parallel's replicate() and our hand-built version both need; its reset() registers every
+/// parameter, as Cloneable requires.
+using torchlings::Mlp;
+using torchlings::MlpImpl;
+
+/// A fresh model of this demo's size, initialised from the global generator.
+Mlp make_model() { return Mlp(kFeatures, kHidden, kClasses); }
 
 Mlp copy_of(const Mlp& model) { return Mlp(std::dynamic_pointer_cast<MlpImpl>(model->clone())); }
 
@@ -175,7 +168,7 @@ void show_problem(const Data& train, const Data& test, const Mlp& model) {
 // module->to(device), which moves the ORIGINAL model there for good, then forward().
 void show_one_device(const Data& train, const c10::Device& device) {
     print_section("1. data_parallel with one device");
-    Mlp model;
+    Mlp model = make_model();
     print_field("Model before the call", model->w1.device().str());
 #if TL_HAVE_DATA_PARALLEL
     const auto out = torch::nn::parallel::data_parallel(model, train.x.slice(0, 0, kBatch),
@@ -203,7 +196,7 @@ void show_many_devices(const Data& train, const c10::Device& chosen) {
     print_field("CUDA GPUs here", std::to_string(gpus));
     const auto x = train.x.slice(0, 0, kBatch);
 #if TL_HAVE_DATA_PARALLEL
-    Mlp model;
+    Mlp model = make_model();
     print_field("With {cpu, cpu}", error_of([&] {
                     torch::nn::parallel::data_parallel(
                         model, x, std::vector<c10::Device>{c10::kCPU, c10::kCPU});
@@ -239,7 +232,7 @@ void show_many_devices(const Data& train, const c10::Device& chosen) {
 void show_pieces(const Data& train) {
     print_section("3. Its pieces: replicate and parallel_apply");
 #if TL_HAVE_DATA_PARALLEL
-    Mlp model;
+    Mlp model = make_model();
     auto direct = copy_of(model);
     const std::vector<c10::Device> devices{c10::kCPU, c10::kCPU};
     const auto x = train.x.slice(0, 0, kBatch);
@@ -383,7 +376,7 @@ void show_by_hand(const Data& train, const c10::Device& device) {
     const auto devices = shard_devices(device, kShards);
     const auto x = train.x.slice(0, 0, kBatch + 3);  // an uneven batch: shards of 33, 33, 33, 32
     const auto y = train.y.slice(0, 0, kBatch + 3);
-    Mlp model;
+    Mlp model = make_model();
     model->to(device);
     auto reference = copy_of(model);
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
@@ -406,7 +399,7 @@ void show_by_hand(const Data& train, const c10::Device& device) {
 void show_training(const Data& train, const Data& test, const c10::Device& device) {
     print_section("5. Training with 4 shards");
     const auto devices = shard_devices(device, kShards);
-    Mlp model;
+    Mlp model = make_model();
     model->to(device);
     auto reference = copy_of(model);
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr).momentum(0.9));
@@ -442,7 +435,7 @@ void show_cost(const Data& train, const c10::Device& device) {
     const auto x = train.x.slice(0, 0, 4 * kBatch);
     const auto y = train.y.slice(0, 0, 4 * kBatch);
     for (const int n : {1, 2, 4}) {
-        Mlp model;
+        Mlp model = make_model();
         model->to(device);
         torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
         const auto devices = shard_devices(device, n);
@@ -467,7 +460,7 @@ int main(int argc, char** argv) {
     return torchlings::run_lesson(argc, argv, "torchlings lesson 07: DataParallel",
                                   [](const torchlings::LessonContext& context) {
                                       const auto [train, test] = make_blobs(2048, 512);
-                                      show_problem(train, test, Mlp());
+                                      show_problem(train, test, make_model());
                                       show_one_device(train, context.device);
                                       show_many_devices(train, context.device);
                                       show_pieces(train);

@@ -358,7 +358,7 @@ std::vector<std::string> build_error_lines(const Context& context, const CheckOu
     return lines;
 }
 
-CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
+CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built) {
     std::ostream& out = context.out();
     const Style& style = context.style();
     const Course& course = context.course();
@@ -382,7 +382,11 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise) {
         << "\n";
     CheckOutcome outcome;
     outcome.exercise = &exercise;
-    outcome.build = build_target(context, "ex_" + exercise.id);
+    if (built) {
+        outcome.build.ok = true;  // by the one build call of every selected exercise
+    } else {
+        outcome.build = build_target(context, "ex_" + exercise.id);
+    }
     if (!outcome.build.ok) {
         outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
         report_build_error(context, outcome);
@@ -435,6 +439,24 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
     if (options.json) {
         context.redirect_out(context.err());  // stdout carries the JSON alone
     }
+    // Several exercises: one build call for all of them, which the build tool runs in parallel.
+    // When it fails (or cannot start), each exercise is built on its own below, so that each
+    // build error is reported with its exercise; the ones already built cost nothing then.
+    bool all_built = false;
+    if (exercises.size() > 1) {
+        std::vector<std::string> targets;
+        for (const Exercise* exercise : exercises) {
+            targets.push_back("ex_" + exercise->id);
+        }
+        try {
+            all_built = build_targets(context, targets,
+                                      context.message(Msg::kBuildExercises, {exercises.size()}))
+                            .ok;
+        } catch (const EnvironmentError&) {
+            // Reported exercise by exercise below.
+        }
+        context.out() << "\n";
+    }
     std::vector<CheckOutcome> outcomes;
     std::optional<ExitCode> overall;
     int done = 0;
@@ -443,7 +465,7 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
             context.out() << "\n";
         }
         try {
-            outcomes.push_back(check_exercise(context, *exercise));
+            outcomes.push_back(check_exercise(context, *exercise, all_built));
         } catch (const EnvironmentError& problem) {
             // One exercise that cannot be checked stops neither the others nor the reports.
             context.out() << context.style().bad(exercise->id + ": cannot be checked") << "\n";

@@ -2,8 +2,14 @@
 /// @brief Building exercise targets and running their test programs.
 #include "tl_runner/exercise_run.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <ostream>
 #include <system_error>
 
@@ -71,18 +77,147 @@ void throw_if_not_compiled(const Context& context, std::string_view target,
     }
 }
 
+/// The build's progress, from the "[n/N]" lines Ninja prints before each step. On a terminal it
+/// keeps one updating line: "  building lesson_01 ... [37/160] 21 s, about 70 s left". Elsewhere
+/// (a log, a pipe) it appends "[n/N]" to the plain line every kPlainEvery, so that a long build
+/// still shows signs of life without flooding the log.
+class BuildProgress {
+  public:
+    BuildProgress(std::ostream& out, const Style& style, std::string prefix, bool live)
+        : out_(out), style_(style), prefix_(std::move(prefix)), live_(live) {}
+
+    /// Takes the next piece of the build's output.
+    void feed(std::string_view chunk) {
+        pending_.append(chunk);
+        std::size_t end = 0;
+        while ((end = pending_.find('\n')) != std::string::npos) {
+            read_line(std::string_view(pending_).substr(0, end));
+            pending_.erase(0, end + 1);
+        }
+        show();
+    }
+
+    /// Clears the updating line, if one was drawn, so the final verdict can be written.
+    void finish() {
+        if (drawn_) {
+            out_ << "\r\033[K" << style_.dim(prefix_) << std::flush;
+        }
+    }
+
+  private:
+    static constexpr std::chrono::milliseconds kRedrawEvery{100};
+    static constexpr std::chrono::seconds kPlainEvery{15};
+
+    void read_line(std::string_view line) {
+        if (line.size() < 5 || line.front() != '[') {
+            return;
+        }
+        const std::size_t slash = line.find('/');
+        const std::size_t close = line.find(']');
+        if (slash == std::string_view::npos || close == std::string_view::npos || slash > close) {
+            return;
+        }
+        try {
+            done_ = std::stoi(std::string(line.substr(1, slash - 1)));
+            total_ = std::stoi(std::string(line.substr(slash + 1, close - slash - 1)));
+        } catch (const std::exception&) {
+            // Not a Ninja progress line after all.
+        }
+    }
+
+    void show() {
+        if (total_ <= 0) {
+            return;
+        }
+        const auto now = Clock::now();
+        const double elapsed = std::chrono::duration<double>(now - started_).count();
+        const std::string counts = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "]";
+        if (!live_) {
+            if (now - last_shown_ >= kPlainEvery && now - started_ >= kPlainEvery) {
+                out_ << style_.dim(" " + counts) << std::flush;
+                last_shown_ = now;
+            }
+            return;
+        }
+        if (now - last_shown_ < kRedrawEvery) {
+            return;
+        }
+        std::string line = prefix_ + " " + counts + " " + format_seconds(elapsed);
+        // Steps differ in cost (a link is not a compile), so the estimate is only a rough one,
+        // shown once a few steps have finished.
+        if (done_ >= 3 && done_ < total_) {
+            const double left = elapsed / done_ * (total_ - done_);
+            line += ", about " + format_seconds(std::round(left)) + " left";
+        }
+        out_ << "\r\033[K" << style_.dim(line) << std::flush;
+        drawn_ = true;
+        last_shown_ = now;
+    }
+
+    using Clock = std::chrono::steady_clock;
+    std::ostream& out_;
+    const Style& style_;
+    std::string prefix_;
+    bool live_;
+    std::string pending_;
+    int done_ = 0;
+    int total_ = 0;
+    bool drawn_ = false;
+    Clock::time_point started_ = Clock::now();
+    Clock::time_point last_shown_{};
+};
+
+/// The build tool's "keep going after a failure" option for the build folder's generator, after
+/// `--`; nothing for a generator without one.
+std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
+    std::ifstream cache(build_dir / "CMakeCache.txt");
+    std::string line;
+    while (std::getline(cache, line)) {
+        if (line.rfind("CMAKE_GENERATOR:", 0) == 0) {
+            const std::string generator = line.substr(line.find('=') + 1);
+            if (generator == "Ninja" || generator == "Ninja Multi-Config") {
+                return {"--", "-k", "0"};
+            }
+            if (generator == "Unix Makefiles") {
+                return {"--", "-k"};
+            }
+            return {};
+        }
+    }
+    return {};
+}
+
+/// True when `out` is the runner's own stdout or stderr and that is a terminal.
+bool is_terminal(const std::ostream& out) {
+    return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
+           (&out == &std::cerr && isatty(STDERR_FILENO) != 0);
+}
+
 }  // namespace
 
 BuildResult build_target(Context& context, std::string_view target) {
+    return build_targets(context, {std::string(target)}, target);
+}
+
+BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
+                          std::string_view label) {
     context.require_configured_build();
-    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target",
-                      std::string(target)},
+    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target"},
                      {},
                      OutputMode::kCapture,
                      std::nullopt};
+    spec.argv.insert(spec.argv.end(), targets.begin(), targets.end());
+    if (targets.size() > 1) {
+        const std::vector<std::string> keep_going = keep_going_arguments(context.build_dir());
+        spec.argv.insert(spec.argv.end(), keep_going.begin(), keep_going.end());
+    }
     std::ostream& out = context.out();
     const Style& style = context.style();
-    out << style.dim(context.message(Msg::kBuilding, {target})) << std::flush;
+    const std::string prefix = context.message(Msg::kBuilding, {label});
+    out << style.dim(prefix) << std::flush;
+    BuildProgress progress(out, style, prefix, is_terminal(out) && std::getenv("TERM") != nullptr &&
+                                                   std::string_view(std::getenv("TERM")) != "dumb");
+    spec.on_output = [&progress](std::string_view chunk) { progress.feed(chunk); };
     ProcessResult process;
     try {
         process = run_process(spec);
@@ -90,9 +225,10 @@ BuildResult build_target(Context& context, std::string_view target) {
         out << "\n" << std::flush;  // end the line before the error is reported
         throw;
     }
+    progress.finish();
+    const std::string log_name = targets.size() == 1 ? targets.front() : std::string("all");
     BuildResult result{process.succeeded(), process.output,
-                       context.build_dir() / "logs" / (std::string(target) + ".build.log"),
-                       process.seconds};
+                       context.build_dir() / "logs" / (log_name + ".build.log"), process.seconds};
     try {
         write_file(result.log_path, result.log);
     } catch (const EnvironmentError& error) {
@@ -103,7 +239,7 @@ BuildResult build_target(Context& context, std::string_view target) {
         return result;
     }
     out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
-    throw_if_not_compiled(context, target, result);
+    throw_if_not_compiled(context, label, result);
     return result;
 }
 

@@ -131,6 +131,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kBuilding, "  building {0} ...", "  {0} 빌드 중 ..."},
     {Msg::kBuildOk, " ok ({0})", " 완료 ({0})"},
     {Msg::kBuildFailed, "failed", "실패"},
+    {Msg::kBuildExercises, "{0} exercises", "연습 문제 {0}개"},
 }};
 // clang-format on
 

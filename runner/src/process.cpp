@@ -315,12 +315,17 @@ class Watchdog {
 };
 
 /// Reads what a pipe holds now into `text`; false once it is closed (or broken).
-bool read_ready(int fd, std::string& text, ProcessResult& result, std::size_t limit, bool output) {
+bool read_ready(int fd, std::string& text, ProcessResult& result, const ProcessSpec& spec,
+                bool output) {
     std::array<char, 65536> buffer{};
     const ssize_t count = read(fd, buffer.data(), buffer.size());
     if (count > 0) {
         if (output) {
-            append_output(result, buffer.data(), static_cast<std::size_t>(count), limit);
+            append_output(result, buffer.data(), static_cast<std::size_t>(count),
+                          spec.output_limit);
+            if (spec.on_output) {
+                spec.on_output(std::string_view(buffer.data(), static_cast<std::size_t>(count)));
+            }
         } else {
             text.append(buffer.data(), static_cast<std::size_t>(count));
         }
@@ -373,14 +378,18 @@ int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
             polled[count++] = pollfd{events_fd, POLLIN, 0};
         }
         if (count > 0) {
-            if (poll(polled.data(), count, wait_ms) > 0) {
+            const int ready = poll(polled.data(), count, wait_ms);
+            if (ready == 0 && spec.on_output) {
+                spec.on_output({});  // nothing new: a chance to show that time passes
+            }
+            if (ready > 0) {
                 for (nfds_t i = 0; i < count; ++i) {
                     if ((polled[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) {
                         continue;
                     }
                     const bool is_output = polled[i].fd == out_fd;
-                    const bool open = read_ready(polled[i].fd, result.events, result,
-                                                 spec.output_limit, is_output);
+                    const bool open =
+                        read_ready(polled[i].fd, result.events, result, spec, is_output);
                     (is_output ? pipe_open : events_open) = open;
                 }
             }

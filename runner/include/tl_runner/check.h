@@ -30,8 +30,10 @@ struct CheckOutcome {
 
 /// Builds the exercise, runs its tests, explains the outcome on context.out(), and records it
 /// (with the hash of the learner's file) in the progress file. Throws EnvironmentError when the
-/// learner's file is missing or the build cannot be attempted.
-[[nodiscard]] CheckOutcome check_exercise(Context& context, const Exercise& exercise);
+/// learner's file is missing or the build cannot be attempted. `built`: its test program was
+/// just built (by one build call for several exercises), so it is not built again.
+[[nodiscard]] CheckOutcome check_exercise(Context& context, const Exercise& exercise,
+                                          bool built = false);
 
 /// "file:line" with the file relative to the course root; empty when the file is unknown.
 [[nodiscard]] std::string source_location(const Context& context, const std::string& file,

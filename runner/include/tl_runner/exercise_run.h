@@ -30,6 +30,13 @@ struct BuildResult {
 /// code is not the cause.
 [[nodiscard]] BuildResult build_target(Context& context, std::string_view target);
 
+/// Builds several targets in one build call, so that the build tool runs their steps in
+/// parallel, and goes on past a target that fails (Ninja's -k 0, Make's -k) so that every other
+/// one is built. Shows "  building <label> ... ok (9.8 s)" like build_target, and saves the log
+/// to `<build>/logs/all.build.log`. Throws like build_target.
+[[nodiscard]] BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
+                                        std::string_view label);
+
 /// The exercises named on a command line (ids and lesson numbers, in the order given, each
 /// once), or every exercise when `all`. Throws UsageError, naming `verb`, when nothing is named.
 [[nodiscard]] std::vector<const Exercise*> select_exercises(const Course& course,

@@ -91,7 +91,8 @@ enum class Msg {
     kBuilding,  ///< {0} target
     kBuildOk,   ///< {0} time
     kBuildFailed,
-    kCount  ///< not a message: the number of messages
+    kBuildExercises,  ///< {0} count: what one build of several exercises builds
+    kCount            ///< not a message: the number of messages
 };
 
 /// One argument of a message: text, or a whole number.

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct ProcessSpec {
     /// there ends up in ProcessResult::events. No path to it exists on the command line or on
     /// disk, so no other run can read it and no file can be rewritten after the run.
     bool events_pipe = false;
+    /// Capture mode: called with each piece of output as it arrives (e.g. to show a build's
+    /// progress while it runs), and with an empty piece when a while has passed without any;
+    /// the output is captured all the same.
+    std::function<void(std::string_view)> on_output = {};
 };
 
 /// The descriptor number of the events pipe in the child (see ProcessSpec::events_pipe).

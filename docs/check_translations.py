@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Keeps the Korean pages in step with their English pages (a CTest, label `docs`):
+
+    python3 docs/check_translations.py <course root> [--every-lesson]
+
+For every English page with a Korean sibling (the top README.md, each lessons/NN_topic/README.md,
+docs/cheatsheet.md; the sibling is NAME.ko.md beside it) both pages must have, in the same order:
+the same headings (by level), the same fenced code blocks (by info string), the same
+`<!-- demo-output -->` / `<!-- gpu-output -->` markers; every ```text block (shown output) must be
+identical. In the cheat sheet every table row must also hold the same code spans (the compiled
+C++ column). For each exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with
+as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
+Exit status: 0 in step, 1 not (each problem on one line: file, section, what was expected).
+"""
+import re
+import sys
+from pathlib import Path
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
+MARKER = re.compile(r"^\s*(<!-- (?:demo|gpu)-output -->)\s*$")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+def tokens(path):
+    """Headings, fences (with their text) and output markers of a Markdown page, in order.
+    Each token: (key, detail, line number, section heading it is in)."""
+    out, section, fence, body, start = [], "(top of the page)", None, [], 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if fence:
+            if line.strip().startswith(fence[0]) and line.strip() == fence[0][0] * len(line.strip()):
+                out.append(("```" + fence[1], "\n".join(body), start, section))
+                fence, body = None, []
+            else:
+                body.append(line)
+            continue
+        match = FENCE.match(line)
+        if match:
+            fence, start = (match.group(1), match.group(2)), number
+            continue
+        match = HEADING.match(line)
+        if match:
+            section = f"{match.group(1)} {match.group(2)}"
+            out.append(("heading level %d" % len(match.group(1)), section, number, section))
+            continue
+        match = MARKER.match(line)
+        if match:
+            out.append((match.group(1), "", number, section))
+    if fence:
+        out.append(("unclosed ```" + fence[1], "", start, section))
+    return out
+
+
+def table_spans(path):
+    """The code spans of each table row (outside fences), one list per row."""
+    rows, in_fence = [], False
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and line.startswith("|"):
+            spans = [m.group(2).strip() for m in CODE_SPAN.finditer(line)]
+            if spans:
+                rows.append((number, spans))
+    return rows
+
+
+def compare_page(root, english, korean, problems, spans=False):
+    en_rel, ko_rel = english.relative_to(root), korean.relative_to(root)
+    en, ko = tokens(english), tokens(korean)
+    for i in range(max(len(en), len(ko))):
+        e = en[i] if i < len(en) else None
+        k = ko[i] if i < len(ko) else None
+        if e and k and e[0] == k[0]:
+            if e[0] == "```text" and e[1] != k[1]:
+                el, kl = e[1].splitlines(), k[1].splitlines()
+                at = next((j for j in range(max(len(el), len(kl)))
+                           if j >= len(el) or j >= len(kl) or el[j] != kl[j]), 0)
+                problems.append(
+                    f"{ko_rel}:{k[2]}: in section '{k[3]}': the ```text block (shown output) must be "
+                    f"identical to {en_rel}:{e[2]} (section '{e[3]}'); line {at + 1} differs: "
+                    f"expected {el[at]!r}" if at < len(el) else
+                    f"{ko_rel}:{k[2]}: in section '{k[3]}': the ```text block has more lines than "
+                    f"{en_rel}:{e[2]} (section '{e[3]}')")
+            continue
+        if e is None:
+            problems.append(f"{ko_rel}:{k[2]}: in section '{k[3]}': {k[0]} that {en_rel} does not "
+                            f"have (it ends after section '{en[-1][3] if en else '-'}')")
+        elif k is None:
+            problems.append(f"{ko_rel}: ends too early: expected {e[0]} as in {en_rel}:{e[2]} "
+                            f"(section '{e[3]}')")
+        else:
+            problems.append(f"{ko_rel}:{k[2]}: in section '{k[3]}': expected {e[0]} as in "
+                            f"{en_rel}:{e[2]} (section '{e[3]}'), found {k[0]}")
+        return  # after the first difference the rest would only repeat it
+    if spans:
+        en_rows, ko_rows = table_spans(english), table_spans(korean)
+        for (en_line, e), (ko_line, k) in zip(en_rows, ko_rows):
+            if e != k:
+                problems.append(f"{ko_rel}:{ko_line}: table row's code spans {k} differ from "
+                                f"{en_rel}:{en_line}: expected {e}")
+                return
+        if len(en_rows) != len(ko_rows):
+            problems.append(f"{ko_rel}: {len(ko_rows)} table rows with code spans, expected "
+                            f"{len(en_rows)} as in {en_rel}")
+
+
+def exercises(path):
+    """(id, number of `### Hint`) for each `## id: title` of an info.md, in order."""
+    out, in_fence = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif in_fence:
+            continue
+        elif m := re.match(r"^## ([a-z0-9_]+):", line):
+            out.append([m.group(1), 0])
+        elif re.match(r"^### Hint\s*$", line) and out:
+            out[-1][1] += 1
+    return out
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 1:
+        sys.exit(__doc__)
+    root = Path(args[0]).resolve()
+    problems, pairs = [], 0
+    lessons = sorted(p for p in (root / "lessons").glob("[0-9][0-9]_*") if p.is_dir())
+    pages = [(root / "README.md", False), (root / "docs" / "cheatsheet.md", True)]
+    pages += [(lesson / "README.md", False) for lesson in lessons]
+    for english, spans in pages:
+        korean = english.with_suffix(".ko.md")
+        if korean.exists():
+            pairs += 1
+            compare_page(root, english, korean, problems, spans)
+    if "--every-lesson" in sys.argv:
+        for lesson in lessons:
+            if not (lesson / "README.ko.md").exists():
+                problems.append(f"{(lesson / 'README.ko.md').relative_to(root)}: missing: every "
+                                f"lesson has a Korean page (translate {lesson.name}/README.md)")
+    for info_ko in sorted((root / "exercises").glob("[0-9][0-9]_*/info.ko.md")):
+        pairs += 1
+        info = info_ko.with_name("info.md")
+        rel = info_ko.relative_to(root)
+        en, ko = exercises(info), exercises(info_ko)
+        if [e[0] for e in en] != [k[0] for k in ko]:
+            problems.append(f"{rel}: declares exercises {[k[0] for k in ko]}, expected "
+                            f"{[e[0] for e in en]} in this order (as {info.relative_to(root)})")
+            continue
+        for (id_, en_hints), (_, ko_hints) in zip(en, ko):
+            if en_hints != ko_hints:
+                problems.append(f"{rel}: section '## {id_}': {ko_hints} '### Hint', expected "
+                                f"{en_hints} (as {info.relative_to(root)})")
+    if problems:
+        print("The Korean pages and their English pages disagree:", *problems, sep="\n  ")
+        return 1
+    print(f"translations: {pairs} Korean pages in step with their English pages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

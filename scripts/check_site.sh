@@ -1,0 +1,59 @@
+#!/bin/sh
+# The course's site checked as a learner would use it:
+#
+#   scripts/check_site.sh [build folder]     (default: build/<preset>, as ./torchlings picks it)
+#
+# 1. builds the site (the docs target: Doxygen warnings and broken local links — a href or src to
+#    a missing file or #anchor — fail it; docs/site.py);
+# 2. opens every page, both languages, in headless Chromium from Debian and checks its title, its
+#    code blocks, that every image loads and that nothing is logged as a console error
+#    (scripts/check_site.py), and writes one screenshot per language to <build>/site-check/.
+# Chromium, chromedriver and a Korean font come from apt-get (installed here when running as root,
+# else the command is printed); Selenium lives in a venv in the course's cache folder, so a second
+# run downloads nothing. Exit status: 0 the site is fine, 1 it is not, 2 the check could not run.
+set -eu
+cd "$(dirname -- "$0")/.."
+if [ $# -ge 1 ]; then
+  BUILD=$1
+elif [ -n "${TORCHLINGS_PRESET:-}" ]; then
+  BUILD=build/$TORCHLINGS_PRESET
+elif [ "${CI:-}" = "true" ]; then
+  BUILD=build/ci
+else
+  BUILD=build/dev
+fi
+start=$(date +%s)
+
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+  cmake --build "$BUILD" --target docs || { echo "check_site: the site did not build" >&2; exit 1; }
+else
+  ./torchlings docs || { echo "check_site: the site did not build" >&2; exit 1; }
+fi
+
+# Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).
+PACKAGES="chromium chromium-driver fonts-nanum"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+   || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "check_site: installing $PACKAGES" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    # shellcheck disable=SC2086  # word splitting of the package list is intended
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES \
+      >/dev/null || { echo "check_site: apt-get install $PACKAGES failed" >&2; exit 2; }
+  else
+    echo "check_site: Chromium or a Korean font is missing; install them with:" >&2
+    echo "  sudo apt-get install -y $PACKAGES" >&2
+    exit 2
+  fi
+fi
+VENV="${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/site-venv"
+if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+  echo "check_site: installing selenium into $VENV" >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium>=4.20,<5" \
+    || { echo "check_site: could not install selenium" >&2; exit 2; }
+fi
+
+# Selenium must not look for a browser of its own: Debian's chromedriver is named in the script.
+SE_OFFLINE=true "$VENV/bin/python" scripts/check_site.py "$BUILD/docs" "$BUILD/site-check"
+echo "check_site: done in $(( $(date +%s) - start )) s"
