@@ -19,6 +19,7 @@ Then Doxygen runs over the staged pages and common/ (warnings are errors): <buil
 last, every href and src of the HTML must name a file of the site and an anchor in it.
 """
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -319,6 +320,9 @@ def main():
     print(f"site: {len(staged)} pages staged in {out}")
     if len(sys.argv) == 5:
         doxyfile = Path(sys.argv[4])
+        # Doxygen never deletes pages: without this, a page of a file since renamed or removed
+        # would stay in the site, with links that no longer resolve.
+        shutil.rmtree(doxyfile.parent / "html", ignore_errors=True)
         rc = subprocess.run([sys.argv[3], str(doxyfile)], cwd=root).returncode
         if rc != 0:
             sys.exit(f"site: doxygen failed ({rc}); its warnings are above")
