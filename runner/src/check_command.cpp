@@ -468,7 +468,9 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
             outcomes.push_back(check_exercise(context, *exercise, all_built));
         } catch (const EnvironmentError& problem) {
             // One exercise that cannot be checked stops neither the others nor the reports.
-            context.out() << context.style().bad(exercise->id + ": cannot be checked") << "\n";
+            context.out() << context.style().bad(context.message(Msg::kCannotBeChecked,
+                                                                 {exercise->id}))
+                          << "\n";
             context.err() << "error: " << problem.what() << "\n";
             if (!problem.fix().empty()) {
                 context.err() << "fix:   " << problem.fix() << "\n";
@@ -488,14 +490,11 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
     }
     if (exercises.size() > 1) {
         context.out() << "\n"
-                      << context.style().bold("Checked " + std::to_string(exercises.size()) +
-                                              " exercises: " + std::to_string(done) + " pass.")
+                      << context.style().bold(
+                             context.message(Msg::kCheckedMany, {exercises.size(), done}))
                       << "\n";
         if (options.all && done == static_cast<int>(exercises.size())) {
-            context.out() << context.style().good(
-                                 "Every exercise of the course passes, checked just now. "
-                                 "Congratulations!")
-                          << "\n";
+            context.out() << context.style().good(context.message(Msg::kCoursePasses)) << "\n";
         }
     }
     if (!options.junit_file.empty()) {

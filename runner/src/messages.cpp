@@ -132,6 +132,12 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kBuildOk, " ok ({0})", " 완료 ({0})"},
     {Msg::kBuildFailed, "failed", "실패"},
     {Msg::kBuildExercises, "{0} exercises", "연습 문제 {0}개"},
+    // check: several exercises
+    {Msg::kCannotBeChecked, "{0}: cannot be checked", "{0}: 확인할 수 없습니다"},
+    {Msg::kCheckedMany, "Checked {0} exercises: {1} pass.",
+     "연습 문제 {0}개를 확인했습니다: {1}개 통과."},
+    {Msg::kCoursePasses, "Every exercise of the course passes, checked just now. Congratulations!",
+     "과정의 모든 연습 문제가 방금 확인한 결과 통과합니다. 축하합니다!"},
 }};
 // clang-format on
 

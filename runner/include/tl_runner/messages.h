@@ -92,6 +92,10 @@ enum class Msg {
     kBuildOk,   ///< {0} time
     kBuildFailed,
     kBuildExercises,  ///< {0} count: what one build of several exercises builds
+    // check: several exercises
+    kCannotBeChecked,  ///< {0} id
+    kCheckedMany,      ///< {0} exercises checked, {1} passing
+    kCoursePasses,
     kCount            ///< not a message: the number of messages
 };
 
