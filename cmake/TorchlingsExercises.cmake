@@ -49,11 +49,12 @@ function(torchlings_add_exercise id)
     endif()
   endif()
 
-  # Light learner files (c10 and ATen/core headers) compile in a second or two on their own.
-  # Files that need torch::nn or the optimizers pull in most of LibTorch (about 20 s of CPU);
-  # for those, loading the precompiled LibTorch headers is several times faster. The solution
-  # (or, in a learner copy without solutions, the stub) and the exercise's API header (with the
-  # local headers it includes) decide.
+  # Light learner files (c10, ATen/core and ATen/ops headers) compile in two or three seconds on
+  # their own. Files that need torch::nn, the optimizers, the data API, autocast or c10d pull in
+  # most of LibTorch (10 to 20 s of CPU); for those, loading the precompiled LibTorch headers is
+  # two to three times faster (and slower for light files, so they do without). The solution (or,
+  # in a learner copy without solutions, the stub), the exercise's API header, the local headers
+  # it includes and the course headers (<torchlings/...>) any of them includes decide.
   if(NOT ARG_NO_TORCH)
     if(ARG_SOLUTION)
       set(scanned "${ARG_SOLUTION}")
@@ -70,11 +71,27 @@ function(torchlings_add_exercise id)
         endif()
       endforeach()
     endif()
-    set(heavy FALSE)
+    set(course_headers "")
     foreach(file IN LISTS scanned)
-      file(STRINGS "${file}" heavy_includes REGEX "#include <torch/(nn|optim|serialize|torch|data)")
+      file(STRINGS "${file}" includes REGEX "#include <torchlings/[^>]+>")
+      foreach(line IN LISTS includes)
+        string(REGEX REPLACE ".*#include <(torchlings/[^>]+)>.*" "\\1" header "${line}")
+        if(EXISTS "${PROJECT_SOURCE_DIR}/common/include/${header}")
+          list(APPEND course_headers "${PROJECT_SOURCE_DIR}/common/include/${header}")
+        endif()
+      endforeach()
+    endforeach()
+    set(heavy FALSE)
+    set(tensors FALSE)
+    foreach(file IN LISTS scanned course_headers)
+      file(STRINGS "${file}" heavy_includes
+           REGEX "#include <(torch/(nn|optim|serialize|torch|data|csrc)|ATen/(ATen|autocast_mode)\\.h)")
+      file(STRINGS "${file}" tensor_includes REGEX "#include <ATen/")
       if(heavy_includes)
         set(heavy TRUE)
+      endif()
+      if(tensor_includes)
+        set(tensors TRUE)
       endif()
     endforeach()
   endif()
@@ -108,14 +125,17 @@ function(torchlings_add_exercise id)
                               "${mistake_targets}")
   endif()
 
-  if(NOT ARG_NO_TORCH)
-    if(heavy)
-      foreach(target IN ITEMS ex_${id} ex_${id}_solution ${mistake_targets})
-        if(TARGET ${target})
-          torchlings_use_pch(${target})
-        endif()
-      endforeach()
+  # The precompiled headers chosen above; files compiled as CUDA (by nvcc) take none.
+  if(NOT ARG_NO_TORCH AND (heavy OR tensors) AND NOT (ARG_CUDA AND TORCHLINGS_CUDA_KERNELS))
+    set(weight "")
+    if(NOT heavy)
+      set(weight LIGHT)
     endif()
+    foreach(target IN ITEMS ex_${id} ex_${id}_solution ${mistake_targets})
+      if(TARGET ${target})
+        torchlings_use_pch(${target} ${weight})
+      endif()
+    endforeach()
   endif()
 
   # CI: the untouched stub must fail every case (but the given ones) by assertion or exception.
