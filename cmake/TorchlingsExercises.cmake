@@ -51,8 +51,9 @@ function(torchlings_add_exercise id)
 
   # Light learner files (c10, ATen/core and ATen/ops headers) compile in two or three seconds on
   # their own. Files that need torch::nn, the optimizers, the data API, autocast or c10d pull in
-  # most of LibTorch (10 to 20 s of CPU); for those, loading the precompiled LibTorch headers is
-  # two to three times faster (and slower for light files, so they do without). The solution (or,
+  # most of LibTorch (10 to 20 s of CPU). Each takes the precompiled headers that cover it
+  # (cmake/TorchlingsLessons.cmake: light for tensors only, modules for the rest; none for
+  # files of c10 headers alone, which compile faster than any of them loads). The solution (or,
   # in a learner copy without solutions, the stub), the exercise's API header, the local headers
   # it includes and the course headers (<torchlings/...>) any of them includes decide.
   if(NOT ARG_NO_TORCH)
@@ -127,7 +128,7 @@ function(torchlings_add_exercise id)
 
   # The precompiled headers chosen above; files compiled as CUDA (by nvcc) take none.
   if(NOT ARG_NO_TORCH AND (heavy OR tensors) AND NOT (ARG_CUDA AND TORCHLINGS_CUDA_KERNELS))
-    set(weight "")
+    set(weight MODULES)
     if(NOT heavy)
       set(weight LIGHT)
     endif()

@@ -13,35 +13,65 @@ function(torchlings_add_numbered_subdirectories parent)
   endforeach()
 endfunction()
 
-# Two targets own precompiled LibTorch headers, and the targets that need them reuse them
-# (REUSE_FROM needs the same flags, so all of them link the same warnings and torch):
-#  - torchlings_pch: <torch/torch.h>, for what needs torch::nn, the optimizers or the data API;
+# Three targets own precompiled LibTorch headers, and the targets that need them reuse them
+# (REUSE_FROM needs the same flags, so all of them link the same warnings and torch). Loading a
+# precompiled header costs time in proportion to its size, so each exercise takes the smallest
+# one that covers what it includes (cmake/TorchlingsExercises.cmake decides):
 #  - torchlings_pch_light: the tensor core (ATen/core/Tensor.h and the c10 and ATen/ops headers the
-#    exercises use most), for files that need tensors and nothing more. Parsing those headers
-#    takes about 5 s; loading them precompiled, about 1.5 s. Loading the whole <torch/torch.h>
-#    would take longer than parsing them, and files of c10 headers alone (1 s) do without either.
+#    exercises use most). Parsing those headers takes about 5 s; loading them precompiled, about
+#    1.5 s. Files of c10 headers alone (1 s) do without.
+#  - torchlings_pch_modules: what the heavier exercises include (torch::nn's Module and Cloneable,
+#    the optimizers, serialization, the data API, autocast, c10d): about 5.5 s per file, against
+#    8.5 s with all of <torch/torch.h> precompiled and 13 to 18 s without.
+#  - torchlings_pch: <torch/torch.h>, for the lessons, benchmarks and tests, which include it.
 if(TORCHLINGS_PCH)
   # CONFIGURE writes only when the content changes: a reconfigure must not rebuild the header.
-  foreach(owner IN ITEMS pch pch_light)
+  foreach(owner IN ITEMS pch pch_light pch_modules)
     file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/pch/${owner}.cpp"
          CONTENT "// Owner of precompiled LibTorch headers.\n")
     add_library(torchlings_${owner} OBJECT "${CMAKE_BINARY_DIR}/pch/${owner}.cpp")
     target_link_libraries(torchlings_${owner} PRIVATE torch torchlings_warnings)
   endforeach()
   target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)
-  target_precompile_headers(torchlings_pch_light PRIVATE
+  set(_tl_light_headers
     <ATen/core/Tensor.h> <c10/core/Device.h> <c10/core/DeviceType.h> <c10/core/ScalarType.h>
     <ATen/ops/arange.h> <ATen/ops/empty.h> <ATen/ops/full.h> <ATen/ops/ones.h>
     <ATen/ops/randn.h> <ATen/ops/zeros.h> <stdexcept> <string> <vector>)
+  target_precompile_headers(torchlings_pch_light PRIVATE ${_tl_light_headers})
+  # c10d's headers exist only in a LibTorch built with distributed support.
+  file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/pch/modules.h" CONTENT [=[
+// The LibTorch headers of the exercises that need more than tensors (precompiled).
+#pragma once
+#include <ATen/autocast_mode.h>
+#include <torch/data/dataloader.h>
+#include <torch/data/datasets/base.h>
+#include <torch/data/datasets/map.h>
+#include <torch/data/example.h>
+#include <torch/data/samplers/sequential.h>
+#include <torch/data/transforms/stack.h>
+#include <torch/nn/cloneable.h>
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+#include <torch/optim/optimizer.h>
+#include <torch/optim/sgd.h>
+#include <torch/serialize.h>
+#if __has_include(<torch/csrc/distributed/c10d/ProcessGroup.hpp>)
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+#endif
+]=])
+  target_precompile_headers(torchlings_pch_modules PRIVATE ${_tl_light_headers}
+                            "${CMAKE_BINARY_DIR}/pch/modules.h")
 endif()
 
-# torchlings_use_pch(<target> [LIGHT]): give a LibTorch target the precompiled headers (when
-# enabled): all of LibTorch's, or with LIGHT the tensor core's.
+# torchlings_use_pch(<target> [LIGHT|MODULES]): give a LibTorch target precompiled headers (when
+# enabled): all of LibTorch's, or the tensor core's (LIGHT), or the heavier exercises' (MODULES).
 function(torchlings_use_pch target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "LIGHT" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LIGHT;MODULES" "" "")
   if(TORCHLINGS_PCH)
     if(ARG_LIGHT)
       target_precompile_headers(${target} REUSE_FROM torchlings_pch_light)
+    elseif(ARG_MODULES)
+      target_precompile_headers(${target} REUSE_FROM torchlings_pch_modules)
     else()
       target_precompile_headers(${target} REUSE_FROM torchlings_pch)
     endif()
