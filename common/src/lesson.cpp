@@ -9,6 +9,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace torchlings {
@@ -60,6 +61,18 @@ void print_field(const std::string& key, const std::string& value) {
 }
 
 void print_section(const std::string& title) { std::cout << "== " << title << " ==\n"; }
+
+std::string fixed(double value, int digits) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(digits) << value;
+    return out.str();
+}
+
+std::string scientific(double value, int digits) {
+    std::ostringstream out;
+    out << std::scientific << std::setprecision(digits) << value;
+    return out.str();
+}
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 

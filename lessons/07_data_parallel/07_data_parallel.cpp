@@ -42,6 +42,9 @@
 
 namespace {
 
+using torchlings::fixed;
+using torchlings::scientific;
+
 using torchlings::print_field;
 using torchlings::print_section;
 
@@ -52,18 +55,6 @@ constexpr std::int64_t kBatch = 128;
 constexpr int kShards = 4;
 constexpr double kLr = 0.1;
 constexpr int kEpochs = 5;
-
-std::string fixed(double value, int digits) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << value;
-    return out.str();
-}
-
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(1) << value;
-    return out.str();
-}
 
 std::string shape(const torch::Tensor& t) {
     std::ostringstream out;

@@ -42,24 +42,15 @@
 
 namespace {
 
+using torchlings::fixed;
+using torchlings::scientific;
+
 using torchlings::print_field;
 using torchlings::print_section;
 using torchlings::TimingSummary;
 
 constexpr int kRepetitions = 5;
 constexpr int kWarmup = 2;
-
-std::string fixed(double value, int digits) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << value;
-    return out.str();
-}
-
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(1) << value;
-    return out.str();
-}
 
 /// Milliseconds with three significant figures or more: "0.0123", "1.23", "123".
 std::string ms(double value) {

@@ -26,24 +26,15 @@
 
 namespace {
 
+using torchlings::fixed;
+using torchlings::scientific;
+
 using torchlings::print_field;
 using torchlings::print_section;
 namespace kernels = torchlings::kernels;
 
 constexpr std::int64_t kElements = std::int64_t{1} << 24;  // 16M floats, 64 MiB per tensor
 constexpr double kUnitRoundoff = 5.9604644775390625e-08;   // 2^-24: float32's rounding error
-
-std::string fixed(double value, int digits) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << value;
-    return out.str();
-}
-
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(2) << value;
-    return out.str();
-}
 
 // --- 1. Threads, blocks and a grid ---
 // One thread per element: blocks_for rounds up, so the last block has idle threads, and the
@@ -87,7 +78,7 @@ void show_check(const c10::Device& device) {
     const auto aten = torch::add(y, x, a);
     const auto scale = (x.abs() * a + y.abs()) * (2 * kUnitRoundoff);
     const auto excess = ((ours - aten).abs() - scale).max().item<double>();
-    print_field("SAXPY max |ours - ATen|", scientific((ours - aten).abs().max().item<double>()));
+    print_field("SAXPY max |ours - ATen|", scientific((ours - aten).abs().max().item<double>(), 2));
     print_field("SAXPY within 2u(|ax|+|y|)", excess <= 0 ? "yes" : "NO");
 
     // The sum: every element reaches the result through at most k float32 additions, each off

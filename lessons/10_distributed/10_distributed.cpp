@@ -33,6 +33,8 @@
 
 namespace {
 
+using torchlings::scientific;
+
 using torchlings::print_field;
 using torchlings::print_section;
 namespace dist = torchlings::dist;
@@ -72,12 +74,6 @@ std::string bytes_text(std::int64_t bytes) {
     constexpr double kKiB = 1024.0;
     out << bytes << " bytes (" << std::fixed << std::setprecision(1)
         << static_cast<double>(bytes) / kKiB << " KiB)";
-    return out.str();
-}
-
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(1) << value;
     return out.str();
 }
 

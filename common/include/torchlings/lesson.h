@@ -43,6 +43,13 @@ void print_field(const std::string& key, const std::string& value);
 /// Prints a section header "== title ==".
 void print_section(const std::string& title);
 
+/// `value` with `digits` digits after the point, as a report shows it: fixed(3.14159, 2) is "3.14".
+[[nodiscard]] std::string fixed(double value, int digits);
+
+/// `value` in scientific notation with `digits` digits after the point: scientific(1234.0) is
+/// "1.2e+03".
+[[nodiscard]] std::string scientific(double value, int digits = 1);
+
 /// The first line of an error's message. LibTorch's messages may run over several lines (CUDA
 /// adds "Search for ..." advice, and what() a C++ backtrace); a report keeps one line per field
 /// so that its shape is the same on every machine.
