@@ -284,17 +284,33 @@ case $case_name in
 
   # --- Files ----------------------------------------------------------------------------------
   readonly_state)
+    as=""
+    course=$FIXTURES
+    runner=$RUNNER
+    if [ "$(id -u)" = 0 ]; then
+      command -v setpriv >/dev/null 2>&1 || skip "running as root without setpriv: a folder cannot be made read-only"
+      as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+      # Root ignores permissions, so the runner runs as nobody, who must reach the course and the
+      # progress folder. A checkout inside a private folder (mktemp -d makes them 0700) is out of
+      # its reach: then the course, the runner and the progress folder go to a folder of their
+      # own that anyone can read.
+      if ! $as test -r "$FIXTURES/lessons" || ! $as test -x "$WORK" || ! $as test -x "$RUNNER"; then
+        open=$(mktemp -d "${TMPDIR:-/tmp}/torchlings-readonly-XXXXXX")
+        chmod 755 "$open"
+        cp -R "$FIXTURES" "$open/course"
+        cp "$RUNNER" "$open/torchlings-runner"
+        chmod -R a+rX "$open"
+        course=$open/course
+        runner=$open/torchlings-runner
+        WORK=$open
+      fi
+    fi
     mkdir -p "$WORK/ro"
     printf '{"format_version": 2, "exercises": {"fx_pass": {"status": "failing", "hints_revealed": 1}}}\n' \
       >"$WORK/ro/state.json"
     cp "$WORK/ro/state.json" "$WORK/original"
     chmod 555 "$WORK/ro"
-    as=""
-    if [ "$(id -u)" = 0 ]; then
-      command -v setpriv >/dev/null 2>&1 || skip "running as root without setpriv: a folder cannot be made read-only"
-      as="setpriv --reuid=65534 --regid=65534 --clear-groups"
-    fi
-    $as "$RUNNER" --root "$FIXTURES" --build-dir "$BUILD" --state "$WORK/ro/state.json" \
+    $as "$runner" --root "$course" --build-dir "$BUILD" --state "$WORK/ro/state.json" \
       --color=never hint fx_pass >"$OUT" 2>&1 </dev/null
     rc=$?
     cat "$OUT"
@@ -303,6 +319,7 @@ case $case_name in
     expect "Hints for fx_pass" "cannot save progress" "Permission denied" "chmod u\\+w"
     expect_not "internal error" "Success"
     cmp "$WORK/ro/state.json" "$WORK/original" || fail "the progress file changed"
+    [ -z "${open:-}" ] || rm -rf "$open"
     ;;
   torchlings_folder_is_file)
     # .torchlings/ is a file: hint still shows the hint and says why progress is not saved;
