@@ -468,8 +468,8 @@ ExitCode check_command(Context& context, const CheckOptions& options) {
             outcomes.push_back(check_exercise(context, *exercise, all_built));
         } catch (const EnvironmentError& problem) {
             // One exercise that cannot be checked stops neither the others nor the reports.
-            context.out() << context.style().bad(context.message(Msg::kCannotBeChecked,
-                                                                 {exercise->id}))
+            context.out() << context.style().bad(
+                                 context.message(Msg::kCannotBeChecked, {exercise->id}))
                           << "\n";
             context.err() << "error: " << problem.what() << "\n";
             if (!problem.fix().empty()) {

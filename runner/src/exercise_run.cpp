@@ -187,8 +187,13 @@ std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
     return {};
 }
 
-/// True when `out` is the runner's own stdout or stderr and that is a terminal.
+/// True when `out` is the runner's own stdout or stderr, that is a terminal, and the terminal
+/// can redraw a line (TERM set and not "dumb").
 bool is_terminal(const std::ostream& out) {
+    const char* term = std::getenv("TERM");
+    if (term == nullptr || std::string_view(term) == "dumb") {
+        return false;
+    }
     return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
            (&out == &std::cerr && isatty(STDERR_FILENO) != 0);
 }
@@ -202,10 +207,11 @@ BuildResult build_target(Context& context, std::string_view target) {
 BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
                           std::string_view label) {
     context.require_configured_build();
-    ProcessSpec spec{{context.cmake().string(), "--build", context.build_dir().string(), "--target"},
-                     {},
-                     OutputMode::kCapture,
-                     std::nullopt};
+    ProcessSpec spec{
+        {context.cmake().string(), "--build", context.build_dir().string(), "--target"},
+        {},
+        OutputMode::kCapture,
+        std::nullopt};
     spec.argv.insert(spec.argv.end(), targets.begin(), targets.end());
     if (targets.size() > 1) {
         const std::vector<std::string> keep_going = keep_going_arguments(context.build_dir());
@@ -215,8 +221,7 @@ BuildResult build_targets(Context& context, const std::vector<std::string>& targ
     const Style& style = context.style();
     const std::string prefix = context.message(Msg::kBuilding, {label});
     out << style.dim(prefix) << std::flush;
-    BuildProgress progress(out, style, prefix, is_terminal(out) && std::getenv("TERM") != nullptr &&
-                                                   std::string_view(std::getenv("TERM")) != "dumb");
+    BuildProgress progress(out, style, prefix, is_terminal(out));
     spec.on_output = [&progress](std::string_view chunk) { progress.feed(chunk); };
     ProcessResult process;
     try {

@@ -96,7 +96,7 @@ enum class Msg {
     kCannotBeChecked,  ///< {0} id
     kCheckedMany,      ///< {0} exercises checked, {1} passing
     kCoursePasses,
-    kCount            ///< not a message: the number of messages
+    kCount  ///< not a message: the number of messages
 };
 
 /// One argument of a message: text, or a whole number.

@@ -305,7 +305,8 @@ TEST_CASE("Course::load in Korean: lessons without a translation stay English, m
     dir.write("lessons/01_availability/README.ko.md",
               "[English](README.md) · 한국어\n\n# 강의 01 — 가용성 확인\n\n## 배울 내용\n");
     CHECK(tl::Course::load(dir.path(), tl::Language::kKorean).lessons()[0].title == "가용성 확인");
-    dir.write("lessons/01_availability/README.ko.md", "[English](README.md) · 한국어\n\n# 가용성\n");
+    dir.write("lessons/01_availability/README.ko.md",
+              "[English](README.md) · 한국어\n\n# 가용성\n");
     CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
                       Contains("lessons/01_availability/README.ko.md:3: expected"));
     // A README.ko.md may keep the English word, but needs the lesson's number and a title.
