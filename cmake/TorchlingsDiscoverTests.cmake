@@ -47,9 +47,17 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
       endif()
     endforeach()
     set(${out_var} "${names}" PARENT_SCOPE)
+    set(${out_var}_rc "${rc}" PARENT_SCOPE)
   endfunction()
 
   list_cases("" all_cases)
+  # Catch2 exits with the number of cases it listed, so the code alone cannot tell a listing from
+  # a program that never started (127: a library not found or not loadable): no case at all is
+  # that failure, and registering nothing would hide every case of the program.
+  if(NOT all_cases)
+    message(FATAL_ERROR "listing the test cases of ${EXE} gave none (exit code ${all_cases_rc}): "
+                        "run it by hand to see why it does not start")
+  endif()
   list_cases("[gpu]" gpu_cases)
   string(REPLACE "," ";" labels "${LABELS}")
   set(content "# Generated from ${EXE} after its last link; do not edit.\n")

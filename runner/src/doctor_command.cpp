@@ -367,7 +367,7 @@ ExitCode doctor_command(Context& context) {
                "python3 -m pip install ninja   (or: sudo apt install ninja-build)");
     const RecordedConfig config = load_config(context);
     check_compiler(report, context, config.values);
-    check_tool(report, "mold", "links faster", "");
+    check_tool(report, "ld.lld", "links an exercise in a fifth of ld.bfd's time", "");
     check_nvcc(report, config.values);
     report.section("GPU");
     const std::vector<std::string> gpus = check_gpus(report);

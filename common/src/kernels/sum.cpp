@@ -29,8 +29,18 @@ TL_CPU_CLONES float sum_slice_vectorised(const float* __restrict x, std::int64_t
     return kernels::sum_vectorised_body(0, 1, x, n);
 }
 
+// One slice as a grid of sixteen threads, one per vector lane (see CpuLanes); the n % 16 floats
+// past the last full group are a one-thread grid of their own.
 TL_CPU_CLONES float sum_slice_grid_stride(const float* __restrict x, std::int64_t n) {
-    return kernels::sum_grid_stride_body(0, 1, x, n);
+    const std::int64_t groups = n / kernels::kCpuLanes;
+    const kernels::CpuLanes lanes =
+        kernels::sum_grid_stride_body(0, 1, reinterpret_cast<const kernels::CpuLanes*>(x), groups);
+    float total = kernels::sum_grid_stride_body(0, 1, x + groups * kernels::kCpuLanes,
+                                                n - groups * kernels::kCpuLanes);
+    for (const float lane : lanes.lane) {
+        total += lane;
+    }
+    return total;
 }
 
 }  // namespace
