@@ -1,7 +1,7 @@
 #!/bin/sh
 # The course on the toolchain a Colab runtime or a GPU server brings, checked the way a learner
 # there meets it: the OLDEST supported torch wheel (read from cmake/TorchlingsSupport.cmake),
-# CMake 4 from PyPI, and GCC 11 (Ubuntu 22.04's, which links with ld.bfd) when it is installed.
+# CMake 4 from PyPI, and GCC 11 (Ubuntu 22.04's) when it is installed.
 #
 #   scripts/compat_check.sh            set up (cached), build, run every lesson and one exercise
 #                                      solution per lesson (plus read_idx_images, which once
