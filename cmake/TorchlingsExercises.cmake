@@ -34,13 +34,15 @@ function(torchlings_add_exercise id)
 
   # The learner's side: their file plus the tests. Warnings shown, never fatal.
   add_executable(ex_${id} "${ARG_LEARNER}")
-  target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings)
+  target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings
+                                        torchlings_exercise_optimisation)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   if(ARG_SOLUTION)
     add_executable(ex_${id}_solution "${ARG_SOLUTION}")
-    target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings)
+    target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings
+                                                 torchlings_exercise_optimisation)
     if(NOT ARG_NO_CTEST)
       # Each case is its own CTest test; cases tagged [gpu] also carry the gpu label and report
       # skipped where there is no GPU.
@@ -104,7 +106,8 @@ function(torchlings_add_exercise id)
     get_filename_component(slug "${mistake}" NAME_WE)
     set(target ex_${id}_mistake_${slug})
     add_executable(${target} "${mistake}")
-    target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings)
+    target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings
+                                            torchlings_exercise_optimisation)
     list(APPEND mistake_targets ${target})
     if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
       set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)

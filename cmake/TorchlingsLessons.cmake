@@ -32,6 +32,9 @@ if(TORCHLINGS_PCH)
     add_library(torchlings_${owner} OBJECT "${CMAKE_BINARY_DIR}/pch/${owner}.cpp")
     target_link_libraries(torchlings_${owner} PRIVATE torch torchlings_warnings)
   endforeach()
+  # The exercises' two are built as the exercise files are (cmake/TorchlingsToolchain.cmake).
+  target_link_libraries(torchlings_pch_light PRIVATE torchlings_exercise_optimisation)
+  target_link_libraries(torchlings_pch_modules PRIVATE torchlings_exercise_optimisation)
   target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)
   set(_tl_light_headers
     <ATen/core/Tensor.h> <c10/core/Device.h> <c10/core/DeviceType.h> <c10/core/ScalarType.h>
