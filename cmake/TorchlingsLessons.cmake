@@ -22,8 +22,12 @@ endfunction()
 #    1.5 s. Files of c10 headers alone (1 s) do without.
 #  - torchlings_pch_modules: what the heavier exercises include (torch::nn's Module and Cloneable,
 #    the optimizers, serialization, the data API, autocast, c10d): about 5.5 s per file, against
-#    8.5 s with all of <torch/torch.h> precompiled and 13 to 18 s without.
+#    8.5 s with all of <torch/torch.h> precompiled and 13 to 18 s without. Most of what remains
+#    is GCC instantiating, at the end of every file, the templates those headers' inline
+#    functions use: a precompiled header cannot keep them (Clang's -fpch-instantiate-templates
+#    can; see the README's benchmark section).
 #  - torchlings_pch: <torch/torch.h>, for the lessons, benchmarks and tests, which include it.
+# The exercises' two are built with the exercise files' -Og (cmake/TorchlingsToolchain.cmake).
 if(TORCHLINGS_PCH)
   # CONFIGURE writes only when the content changes: a reconfigure must not rebuild the header.
   foreach(owner IN ITEMS pch pch_light pch_modules)
@@ -32,7 +36,6 @@ if(TORCHLINGS_PCH)
     add_library(torchlings_${owner} OBJECT "${CMAKE_BINARY_DIR}/pch/${owner}.cpp")
     target_link_libraries(torchlings_${owner} PRIVATE torch torchlings_warnings)
   endforeach()
-  # The exercises' two are built as the exercise files are (cmake/TorchlingsToolchain.cmake).
   target_link_libraries(torchlings_pch_light PRIVATE torchlings_exercise_optimisation)
   target_link_libraries(torchlings_pch_modules PRIVATE torchlings_exercise_optimisation)
   target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)

@@ -50,8 +50,8 @@ target_compile_options(torchlings_learner_warnings INTERFACE
 # How exercise files are optimised (the learner's file, the solution, the catalogued mistakes, and
 # the precompiled headers they reuse, which must be built with the same -O). They call LibTorch,
 # whose kernels are optimised already, so -O2 buys them nothing measurable, while -Og compiles
-# each save about a second sooner and keeps every variable visible in a debugger. Debug builds
-# keep -O0.
+# a torch::nn exercise about two seconds sooner (1.8 and 2.6 s in two series alternating with
+# -O2) and keeps every variable visible in a debugger. Debug builds keep -O0.
 add_library(torchlings_exercise_optimisation INTERFACE)
 target_compile_options(torchlings_exercise_optimisation INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug>>>:-Og>)
