@@ -8,7 +8,8 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
 #                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
-#                         [CUDA])
+#                         [CUDA] [LIBRARIES lib...])
+# The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/).
 # Each of MISTAKES (the catalogue: layout.h's kMistakeFile) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
@@ -17,7 +18,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # either way.
 function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA"
-                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES")
+                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES;LIBRARIES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -28,7 +29,8 @@ function(torchlings_add_exercise id)
   target_include_directories(ex_${id}_tests PUBLIC "${test_dir}")
   target_link_libraries(ex_${id}_tests PUBLIC torchlings_catch_main PRIVATE torchlings_warnings)
   if(NOT ARG_NO_TORCH)
-    target_link_libraries(ex_${id}_tests PUBLIC torchlings_test_support torchlings::common torch)
+    target_link_libraries(ex_${id}_tests PUBLIC torchlings_test_support torchlings::core
+                                                ${ARG_LIBRARIES} torch)
     torchlings_use_pch(ex_${id}_tests)
   endif()
 
@@ -174,7 +176,7 @@ function(_torchlings_exercise_cuda id sources mistake_targets)
 endfunction()
 
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
-#                                 [CUDA])
+#                                 [CUDA] [LIBRARIES lib...])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
 # optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
 # torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
@@ -182,7 +184,7 @@ endfunction()
 # declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are
 # not built and stubs need no TODO.
 function(torchlings_add_lesson_exercises)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA" "ROOT;FOLDER" "")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA" "ROOT;FOLDER" "LIBRARIES")
   if(NOT ARG_ROOT)
     set(ARG_ROOT "${PROJECT_SOURCE_DIR}")
   endif()
@@ -206,6 +208,9 @@ function(torchlings_add_lesson_exercises)
       list(APPEND flags ${flag})
     endif()
   endforeach()
+  if(ARG_LIBRARIES)
+    list(APPEND flags LIBRARIES ${ARG_LIBRARIES})
+  endif()
   foreach(id IN LISTS TORCHLINGS_IDS)
     torchlings_layout_path(learner kLearnerFile "${ARG_ROOT}" "${folder}" ${id})
     torchlings_layout_path(test kTestFile "${ARG_ROOT}" "${folder}" ${id})

@@ -84,8 +84,11 @@ function(torchlings_use_pch target)
   endif()
 endfunction()
 
-# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n])
-# Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. The README's shown output is
+# lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n]
+#                                                       [LIBRARIES lib...])
+# Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. It links torchlings::core, and
+# the LIBRARIES of common/ it uses besides (torchlings::kernels, torchlings::distributed); so do
+# its exercises' tests. The README's shown output is
 # checked against the demo's real output by a test (label readme), and so is README.ko.md's.
 # The exercises that exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
 # CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
@@ -94,12 +97,13 @@ endfunction()
 # declaration to <build>/bin/lesson_NN.launch (read by `torchlings run`), and the README check runs
 # the demo the same way. Without torchrun the demo runs alone, as a job of one process.
 function(torchlings_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "PROCESSES" "")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "PROCESSES" "LIBRARIES")
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   string(SUBSTRING "${folder}" 0 2 number)
   set(target lesson_${number})
   add_executable(${target} "${folder}.cpp")
-  target_link_libraries(${target} PRIVATE torchlings::common torch torchlings_warnings)
+  target_link_libraries(${target} PRIVATE torchlings::core ${ARG_LIBRARIES} torch
+                                          torchlings_warnings)
   torchlings_use_pch(${target})
   set(launch "")
   if(ARG_PROCESSES)
@@ -133,10 +137,10 @@ function(torchlings_add_lesson)
     PASS_REGULAR_EXPRESSION "Invalid device 'cuda:x'.*expected one of")
   torchlings_layout_path(info kExerciseInfo "${PROJECT_SOURCE_DIR}" "${folder}" "")
   if(EXISTS "${info}")
+    set(cuda "")
     if(ARG_CUDA_EXERCISES)
-      torchlings_add_lesson_exercises(CUDA)
-    else()
-      torchlings_add_lesson_exercises()
+      set(cuda CUDA)
     endif()
+    torchlings_add_lesson_exercises(${cuda} LIBRARIES ${ARG_LIBRARIES})
   endif()
 endfunction()

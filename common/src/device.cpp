@@ -16,6 +16,11 @@
 #include <sstream>
 
 namespace torchlings {
+
+// Declared with the kernels (kernels.h); answered here, where the machine's report needs it, so
+// that the device layer does not depend on the kernels' library. CMake defines TL_CUDA_KERNELS.
+bool cuda_kernels_compiled() { return TL_CUDA_KERNELS != 0; }
+
 namespace {
 
 constexpr const char* kExpected = "expected one of auto, cpu, cuda, cuda:N (N = 0, 1, ...), mps";

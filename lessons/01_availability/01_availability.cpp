@@ -7,7 +7,6 @@
 ///   3. to describe each GPU the way NVIDIA's deviceQuery does, and to pick a device safely.
 /// Run it: ./torchlings run 01            (or: build/dev/bin/lesson_01 --device cpu)
 #include <torchlings/device.h>
-#include <torchlings/kernels.h>
 #include <torchlings/lesson.h>
 
 #include <torch/torch.h>

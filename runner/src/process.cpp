@@ -449,7 +449,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     std::vector<std::string> environment;
     std::vector<char*> envp;
     if (events) {
-        const std::string prefix = std::string(kEventsFdVariable) + "=";
+        std::string prefix(kEventsFdVariable);
+        prefix += '=';
         for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
             if (std::string_view(*entry).rfind(prefix, 0) != 0) {
                 environment.emplace_back(*entry);

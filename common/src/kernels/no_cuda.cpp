@@ -7,8 +7,6 @@
 
 namespace torchlings {
 
-bool cuda_kernels_compiled() { return false; }
-
 namespace detail {
 
 at::Tensor saxpy_cuda(float, const at::Tensor& x, const at::Tensor&) {

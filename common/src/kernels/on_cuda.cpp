@@ -11,8 +11,6 @@
 
 namespace torchlings {
 
-bool cuda_kernels_compiled() { return true; }
-
 namespace detail {
 
 at::Tensor saxpy_cuda(float a, const at::Tensor& x, const at::Tensor& y) {
