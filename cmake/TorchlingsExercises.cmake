@@ -8,8 +8,9 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
 #                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
-#                         [CUDA] [LIBRARIES lib...])
-# The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/).
+#                         [CUDA] [LIBRARIES lib...] [NO_PCH])
+# The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
+# it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
 # Each of MISTAKES (the catalogue: layout.h's kMistakeFile) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
@@ -17,7 +18,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # are plain C++ and TL_EXERCISE_CUDA=0. Their __host__ __device__ bodies are tested on the CPU
 # either way.
 function(torchlings_add_exercise id)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA;NO_PCH"
                         "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES;LIBRARIES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
@@ -31,20 +32,22 @@ function(torchlings_add_exercise id)
   if(NOT ARG_NO_TORCH)
     target_link_libraries(ex_${id}_tests PUBLIC torchlings_test_support torchlings::core
                                                 ${ARG_LIBRARIES} torch)
-    torchlings_use_pch(ex_${id}_tests)
+    if(NOT ARG_NO_PCH)
+      torchlings_use_pch(ex_${id}_tests)
+    endif()
   endif()
 
   # The learner's side: their file plus the tests. Warnings shown, never fatal.
   add_executable(ex_${id} "${ARG_LEARNER}")
   target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings
-                                        torchlings_exercise_optimisation)
+                                        torchlings_light_optimisation)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   if(ARG_SOLUTION)
     add_executable(ex_${id}_solution "${ARG_SOLUTION}")
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings
-                                                 torchlings_exercise_optimisation)
+                                                 torchlings_light_optimisation)
     if(NOT ARG_NO_CTEST)
       # Each case is its own CTest test; cases tagged [gpu] also carry the gpu label and report
       # skipped where there is no GPU.
@@ -109,7 +112,7 @@ function(torchlings_add_exercise id)
     set(target ex_${id}_mistake_${slug})
     add_executable(${target} "${mistake}")
     target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings
-                                            torchlings_exercise_optimisation)
+                                            torchlings_light_optimisation)
     list(APPEND mistake_targets ${target})
     if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
       set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
@@ -176,7 +179,7 @@ function(_torchlings_exercise_cuda id sources mistake_targets)
 endfunction()
 
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
-#                                 [CUDA] [LIBRARIES lib...])
+#                                 [CUDA] [NO_PCH] [LIBRARIES lib...])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
 # optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
 # torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
@@ -184,7 +187,8 @@ endfunction()
 # declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are
 # not built and stubs need no TODO.
 function(torchlings_add_lesson_exercises)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA" "ROOT;FOLDER" "LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA;NO_PCH" "ROOT;FOLDER"
+                        "LIBRARIES")
   if(NOT ARG_ROOT)
     set(ARG_ROOT "${PROJECT_SOURCE_DIR}")
   endif()
@@ -203,7 +207,7 @@ function(torchlings_add_lesson_exercises)
   torchlings_check_lesson_files("${ARG_ROOT}" "${folder}" "${TORCHLINGS_IDS}" ${fixtures})
 
   set(flags "")
-  foreach(flag IN ITEMS NO_TORCH NO_CTEST CUDA)
+  foreach(flag IN ITEMS NO_TORCH NO_CTEST CUDA NO_PCH)
     if(ARG_${flag})
       list(APPEND flags ${flag})
     endif()

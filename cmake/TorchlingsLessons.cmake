@@ -36,8 +36,8 @@ if(TORCHLINGS_PCH)
     add_library(torchlings_${owner} OBJECT "${CMAKE_BINARY_DIR}/pch/${owner}.cpp")
     target_link_libraries(torchlings_${owner} PRIVATE torch torchlings_warnings)
   endforeach()
-  target_link_libraries(torchlings_pch_light PRIVATE torchlings_exercise_optimisation)
-  target_link_libraries(torchlings_pch_modules PRIVATE torchlings_exercise_optimisation)
+  target_link_libraries(torchlings_pch_light PRIVATE torchlings_light_optimisation)
+  target_link_libraries(torchlings_pch_modules PRIVATE torchlings_light_optimisation)
   target_precompile_headers(torchlings_pch PRIVATE <torch/torch.h>)
   set(_tl_light_headers
     <ATen/core/Tensor.h> <c10/core/Device.h> <c10/core/DeviceType.h> <c10/core/ScalarType.h>
@@ -85,10 +85,12 @@ function(torchlings_use_pch target)
 endfunction()
 
 # lessons/NN_topic/CMakeLists.txt: torchlings_add_lesson([CUDA_EXERCISES] [PROCESSES n]
-#                                                       [LIBRARIES lib...])
+#                                                       [LIBRARIES lib...] [NO_PCH])
 # Builds lesson_NN from NN_topic.cpp; `torchlings run NN` runs it. It links torchlings::core, and
 # the LIBRARIES of common/ it uses besides (torchlings::kernels, torchlings::distributed); so do
-# its exercises' tests. The README's shown output is
+# its exercises' tests. NO_PCH (lesson 01, the first thing a fresh machine builds): neither the
+# demo nor its exercises' tests wait for <torch/torch.h> precompiled (90 s on two cores, then about
+# 14 s per file, against about 38 s to compile a file that includes it without). The README's shown output is
 # checked against the demo's real output by a test (label readme), and so is README.ko.md's.
 # The exercises that exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
 # CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
@@ -97,14 +99,16 @@ endfunction()
 # declaration to <build>/bin/lesson_NN.launch (read by `torchlings run`), and the README check runs
 # the demo the same way. Without torchrun the demo runs alone, as a job of one process.
 function(torchlings_add_lesson)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES" "PROCESSES" "LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "CUDA_EXERCISES;NO_PCH" "PROCESSES" "LIBRARIES")
   get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
   string(SUBSTRING "${folder}" 0 2 number)
   set(target lesson_${number})
   add_executable(${target} "${folder}.cpp")
   target_link_libraries(${target} PRIVATE torchlings::core ${ARG_LIBRARIES} torch
                                           torchlings_warnings)
-  torchlings_use_pch(${target})
+  if(NOT ARG_NO_PCH)
+    torchlings_use_pch(${target})
+  endif()
   set(launch "")
   if(ARG_PROCESSES)
     set(declaration "# How `torchlings run ${number}` starts ${target} (written by CMake).\n")
@@ -137,10 +141,13 @@ function(torchlings_add_lesson)
     PASS_REGULAR_EXPRESSION "Invalid device 'cuda:x'.*expected one of")
   torchlings_layout_path(info kExerciseInfo "${PROJECT_SOURCE_DIR}" "${folder}" "")
   if(EXISTS "${info}")
-    set(cuda "")
+    set(flags "")
     if(ARG_CUDA_EXERCISES)
-      set(cuda CUDA)
+      list(APPEND flags CUDA)
     endif()
-    torchlings_add_lesson_exercises(${cuda} LIBRARIES ${ARG_LIBRARIES})
+    if(ARG_NO_PCH)
+      list(APPEND flags NO_PCH)
+    endif()
+    torchlings_add_lesson_exercises(${flags} LIBRARIES ${ARG_LIBRARIES})
   endif()
 endfunction()

@@ -51,7 +51,9 @@ target_compile_options(torchlings_learner_warnings INTERFACE
 # the precompiled headers they reuse, which must be built with the same -O). They call LibTorch,
 # whose kernels are optimised already, so -O2 buys them nothing measurable, while -Og compiles
 # a torch::nn exercise about two seconds sooner (1.8 and 2.6 s in two series alternating with
-# -O2) and keeps every variable visible in a debugger. Debug builds keep -O0.
-add_library(torchlings_exercise_optimisation INTERFACE)
-target_compile_options(torchlings_exercise_optimisation INTERFACE
+# -O2) and keeps every variable visible in a debugger. Debug builds keep -O0. The runner is built
+# the same way: it waits on compilers and tests, never on its own code, and -Og builds it in about
+# half the time of -O2 (8.6 -> 5.1 s for state.cpp), the first thing a fresh machine builds.
+add_library(torchlings_light_optimisation INTERFACE)
+target_compile_options(torchlings_light_optimisation INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug>>>:-Og>)
