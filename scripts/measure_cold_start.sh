@@ -12,9 +12,10 @@
 #   --with-test   also time `./torchlings test` (the whole suite; the longest step by far).
 #
 # Steps, each on its own line with its time and the time since the clone:
-#   set-up        ./torchlings doctor: system packages checked (apt-get when root), LibTorch found
-#                 or the wheel installed, the build folder configured, the runner built;
-#   lesson 01     ./torchlings run 01: lesson 01 built and its output printed;
+#   set-up        ./torchlings setup: system packages checked (apt-get when root), LibTorch found
+#                 or the wheel installed, the build folder configured; nothing built;
+#   lesson 01     ./torchlings run 01: the runner, the device layer and lesson 01 built (at once),
+#                 and its output printed;
 #   first verdict ./torchlings check count_devices: the first exercise built and its tests run;
 #   test          ./torchlings test (with --with-test).
 # The clone and the temporary cache are removed afterwards. Run it on an otherwise idle machine.
@@ -62,7 +63,7 @@ step() {
 }
 
 printf 'cold start, %s cache, %s, %s cores\n' "$MODE" "$(uname -m)" "$(nproc)"
-step "set-up" ./torchlings doctor
+step "set-up" ./torchlings setup
 step "lesson 01" ./torchlings run 01
 step "first verdict" ./torchlings check count_devices
 if [ "$WITH_TEST" = yes ]; then
