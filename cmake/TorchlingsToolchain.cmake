@@ -53,7 +53,8 @@ target_compile_options(torchlings_learner_warnings INTERFACE
 # a torch::nn exercise about two seconds sooner (1.8 and 2.6 s in two series alternating with
 # -O2) and keeps every variable visible in a debugger. Debug builds keep -O0. The runner is built
 # the same way: it waits on compilers and tests, never on its own code, and -Og builds it in about
-# half the time of -O2 (8.6 -> 5.1 s for state.cpp), the first thing a fresh machine builds.
+# half the time of -O2 (8.6 -> 5.1 s for state.cpp), the first thing a fresh machine builds; so
+# is the tests' Catch2 main (tests/support), which every exercise's first check waits for.
 add_library(torchlings_light_optimisation INTERFACE)
 target_compile_options(torchlings_light_optimisation INTERFACE
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug>>>:-Og>)

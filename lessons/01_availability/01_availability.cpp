@@ -9,7 +9,12 @@
 #include <torchlings/device.h>
 #include <torchlings/lesson.h>
 
-#include <torch/torch.h>
+// Only the LibTorch headers this file uses: the CUDA queries, the tensor and one factory
+// function. <torch/torch.h> would bring all of LibTorch and take four times as long to compile
+// (README, section 5), and lesson 01 is the first thing a fresh machine builds.
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/arange.h>
+#include <torch/cuda.h>
 
 #include <iostream>
 #include <sstream>
@@ -82,8 +87,7 @@ void show_choice(const torchlings::LessonContext& context) {
     torchlings::print_field("Requested", context.requested);
     torchlings::print_field("Chosen", context.device.str());
     torchlings::print_field("Usable devices", torchlings::describe_available_devices());
-    const auto x =
-        torch::arange(1, 5, torch::TensorOptions().dtype(torch::kFloat32).device(context.device));
+    const auto x = at::arange(1, 5, at::TensorOptions().dtype(at::kFloat).device(context.device));
     std::ostringstream made;
     made << "arange(1, 5) on " << x.device() << ", sum " << x.sum().item<float>();
     torchlings::print_field("A tensor made there", made.str());

@@ -2,7 +2,9 @@
 /// @brief Tests of exercise count_devices, built against the learner's file and the solution.
 #include "count_devices.h"
 
-#include <tl_test/tensors.h>
+#include <tl_test/compare.h>
+
+#include <torch/cuda.h>
 
 #include <stdexcept>
 
