@@ -61,7 +61,8 @@ constexpr const char* kParameters =
     "[[maybe_unused]] torch::Tensor x, [[maybe_unused]] torch::Tensor loss,\n"
     "    [[maybe_unused]] torch::Device device, [[maybe_unused]] std::vector<torch::Device> "
     "devices,\n"
-    "    [[maybe_unused]] torch::nn::Linear model, [[maybe_unused]] std::vector<float> buffer";
+    "    [[maybe_unused]] torch::nn::Linear model, [[maybe_unused]] std::vector<float> buffer,\n"
+    "    [[maybe_unused]] double total";
 
 std::string header(const std::string& source, bool cuda) {
     std::string text = "// Generated from " + source +

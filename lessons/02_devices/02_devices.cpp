@@ -160,7 +160,7 @@ void show_guards(const torchlings::LessonContext& context) {
     torchlings::print_section("6. The current device and scoped switching");
     torchlings::print_field("Current CPU device", current_device(torch::kCPU).str());
     {
-        const c10::DeviceGuard guard(torch::Device(torch::kCPU));
+        const c10::DeviceGuard guard{torch::Device(torch::kCPU)};
         torchlings::print_field("Inside DeviceGuard(cpu)", current_device(torch::kCPU).str());
     }
     torchlings::print_field("After the guard", current_device(torch::kCPU).str());

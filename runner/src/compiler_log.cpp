@@ -109,10 +109,25 @@ std::optional<ErrorLine> parse_error_line(std::string_view line) {
     return std::nullopt;
 }
 
+/// The line under a quoted source line that points at the column: `^`, with `~` under the rest.
+bool is_caret_line(std::string_view line) {
+    return line.find('^') != std::string_view::npos &&
+           line.find_first_not_of(" \t^~") == std::string_view::npos;
+}
+
 /// Lines the compiler prints under an error: the quoted source, the caret, linker details.
-bool is_context_line(std::string_view line) {
-    return !line.empty() &&
-           (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0);
+/// gcc and Clang 17+ number the quoted line (`   3 | code`); Clang 16 and older quote it as it
+/// stands in the file, often unindented, so such a line counts when a caret line follows it.
+bool is_context_line(const std::vector<std::string>& lines, std::size_t index) {
+    const std::string& line = lines[index];
+    if (line.empty()) {
+        return false;
+    }
+    if (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0 ||
+        is_caret_line(line)) {
+        return true;
+    }
+    return index + 1 < lines.size() && is_caret_line(lines[index + 1]);
 }
 
 /// Compares printed paths with the learner's file, resolving each printed path once.
@@ -181,7 +196,7 @@ CompilerError make_error(const std::vector<std::string>& lines, std::size_t inde
     error.message = std::move(parsed.message);
     error.headline = lines[index];
     for (std::size_t i = index + 1;
-         i < lines.size() && is_context_line(lines[i]) && error.context.size() < kMaxContextLines;
+         i < lines.size() && is_context_line(lines, i) && error.context.size() < kMaxContextLines;
          ++i) {
         error.context.push_back(lines[i]);
     }

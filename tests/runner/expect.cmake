@@ -25,8 +25,11 @@
 #    `"torchlings_duration_s": 0.0123`, `"duration": 12`, `time="0.012"`, ISO 8601 times;
 #  - single quotes become ASCII: GCC writes ‘name’ in a UTF-8 locale and 'name' elsewhere,
 #    which XML escapes as &apos;name&apos;;
-#  - the source lines a compiler prints under an error (`  3 | code`, `    |   ^~~`) become one
-#    `<compiler context>` line: their layout is the compiler's, not the runner's.
+#  - a compiler's error message, after the `file:line:col: error: ` that the runner reports,
+#    becomes `<compiler message>`: GCC and Clang word the same error differently;
+#  - the source lines a compiler prints under an error (`  3 | code`, `    |   ^~~`, or Clang 16's
+#    unnumbered line and its caret line) become one `<compiler context>` line: their layout is
+#    the compiler's, not the runner's.
 # On a mismatch the first differing lines are shown, `-` expected and `+` actual.
 #
 # To accept a new output (after an intended change), run the tests with the environment variable
@@ -148,10 +151,19 @@ function(normalise var)
   string(REGEX REPLACE "(\"[a-z_]*duration[a-z_]*\": )-?[0-9.eE+-]+" "\\1\"<duration>\""
          text "${text}")
   string(REGEX REPLACE "( time=\")[0-9.]+\"" "\\1<time>\"" text "${text}")
-  # Source lines under a compiler error, raw (text, XML) or escaped in a JSON string.
+  # A compiler's message for an error at a source location (the runner's headline, in every
+  # format: up to the end of the line, of a JSON string or of an XML attribute).
+  string(REGEX REPLACE "(\\.(cpp|cu|h):[0-9]+:[0-9]+: error: )[^\n\"\\\\]*" "\\1<compiler message>"
+         text "${text}")
+  # Source lines under a compiler error, raw (text, XML) or escaped in a JSON string: numbered
+  # (GCC, Clang 17+), or Clang 16's quoted line followed by its caret line.
   string(REGEX REPLACE "(error: [^\n]*)(\n *[0-9]* \\| [^\n]*)+" "\\1\n    <compiler context>"
          text "${text}")
   string(REGEX REPLACE "(error: [^\"\\\\]*)(\\\\n *[0-9]* \\| [^\"\\\\]*)+"
+         "\\1\\\\n    <compiler context>" text "${text}")
+  string(REGEX REPLACE "(error: <compiler message>)\n[^\n]*\n *[~^][~^ ]*"
+         "\\1\n    <compiler context>" text "${text}")
+  string(REGEX REPLACE "(error: <compiler message>)\\\\n([^\"\\\\]|\\\\[^n])*\\\\n *[~^][~^ ]*"
          "\\1\\\\n    <compiler context>" text "${text}")
   set(${var} "${text}" PARENT_SCOPE)
 endfunction()

@@ -44,6 +44,26 @@ ninja: build stopped: subcommand failed.
           std::vector<std::string>{"   12 |     return missing;", "      |            ^~~~~~~"});
 }
 
+TEST_CASE("clang 16: the quoted source line and its caret are the error's context") {
+    // Clang before 17 quotes the line as it stands in the file (here unindented), unnumbered.
+    const std::string log = R"LOG(FAILED: CMakeFiles/ex_choose_device.dir/choose_device.cpp.o
+/course/exercises/01_a/choose_device.cpp:3:43: error: use of undeclared identifier 'missing'
+int fx_add(int a, int b) { return a + b + missing; }
+                                          ^
+1 error generated.
+ninja: build stopped: subcommand failed.
+)LOG";
+    const auto error = first(log);
+    REQUIRE(error);
+    CHECK(error->in_learner_file);
+    CHECK(error->line == 3);
+    CHECK(error->column == 43);
+    CHECK(error->message == "use of undeclared identifier 'missing'");
+    CHECK(error->context ==
+          std::vector<std::string>{"int fx_add(int a, int b) { return a + b + missing; }",
+                                   "                                          ^"});
+}
+
 TEST_CASE("gcc: an error only in a header falls back to the first error, tied to the include") {
     const std::string log = R"LOG(In file included from /course/exercises/01_a/choose_device.cpp:3:
 /course/common/include/torchlings/device.h:10:5: error: 'foo' does not name a type
