@@ -44,7 +44,9 @@ target_compile_options(torchlings_warnings INTERFACE
 # their test results, not a wall of -Werror).
 add_library(torchlings_learner_warnings INTERFACE)
 target_compile_options(torchlings_learner_warnings INTERFACE
-  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -fmax-errors=5>
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-fmax-errors=5>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:Clang>>:-ferror-limit=5>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
 
 # How exercise files are optimised (the learner's file, the solution, the catalogued mistakes, and

@@ -195,6 +195,8 @@ if(TORCHLINGS_CUDA_KERNELS)
 else()
   message(STATUS "torchlings: CUDA kernels: not compiled (CPU twins only)")
 endif()
+message(STATUS "torchlings: C++ compiler: ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} "
+               "(${CMAKE_CXX_COMPILER})")
 message(STATUS "torchlings: linker: ${TORCHLINGS_LINKER}")
 
 set(_nvcc "null")
