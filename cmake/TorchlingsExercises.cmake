@@ -176,6 +176,9 @@ function(_torchlings_exercise_cuda id sources mistake_targets)
       CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}" LINKER_LANGUAGE CXX)
     target_link_libraries(${target} PRIVATE CUDA::cudart)
   endforeach()
+  # The learner's file, compiled on every save: for one architecture (cmake/TorchlingsTorch.cmake).
+  set_target_properties(ex_${id} PROPERTIES
+    CUDA_ARCHITECTURES "${TORCHLINGS_LEARNER_CUDA_ARCHITECTURES}")
 endfunction()
 
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]

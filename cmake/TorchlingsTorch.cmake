@@ -138,6 +138,48 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   # empty for target cmTC_..."), so give it the course's list again, now that Torch has loaded.
   set(CMAKE_CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}")
 endif()
+
+# The learner's own CUDA files (lesson 09's exercises) are compiled for one architecture, not for
+# every one of TORCHLINGS_CUDA_ARCHITECTURES: each costs about half a second of every save. With
+# GPUs that nvidia-smi names and the list has, their machine code ("90-real"); otherwise PTX for
+# the list's first architecture ("75-virtual"), which the driver compiles for whatever GPU runs it
+# (on a machine without one, the compile still checks the device code). The solutions, the
+# catalogued mistakes and common/ keep the whole list.
+set(TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "")
+if(TORCHLINGS_TORCH_HAS_CUDA)
+  set(_tl_listed "")
+  foreach(_tl_arch IN LISTS TORCHLINGS_CUDA_ARCHITECTURES)
+    string(REGEX REPLACE "-(real|virtual)$" "" _tl_arch "${_tl_arch}")
+    list(APPEND _tl_listed "${_tl_arch}")
+  endforeach()
+  find_program(TORCHLINGS_NVIDIA_SMI nvidia-smi)
+  set(_tl_gpu_archs "")
+  if(TORCHLINGS_NVIDIA_SMI)
+    execute_process(COMMAND "${TORCHLINGS_NVIDIA_SMI}" --query-gpu=compute_cap
+                            --format=csv,noheader
+                    OUTPUT_VARIABLE _tl_caps RESULT_VARIABLE _tl_failed ERROR_QUIET)
+    if(NOT _tl_failed)
+      string(REGEX MATCHALL "[0-9]+\\.[0-9]" _tl_caps "${_tl_caps}")
+      foreach(_tl_cap IN LISTS _tl_caps)
+        string(REPLACE "." "" _tl_cap "${_tl_cap}")
+        list(APPEND _tl_gpu_archs "${_tl_cap}")
+      endforeach()
+      list(REMOVE_DUPLICATES _tl_gpu_archs)
+    endif()
+  endif()
+  foreach(_tl_arch IN LISTS _tl_gpu_archs)
+    if(NOT _tl_arch IN_LIST _tl_listed)
+      set(_tl_gpu_archs "")  # a GPU the list lacks: compile the whole list, as for the solutions
+      set(TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}")
+      break()
+    endif()
+    list(APPEND TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "${_tl_arch}-real")
+  endforeach()
+  if(NOT TORCHLINGS_LEARNER_CUDA_ARCHITECTURES AND _tl_listed)
+    list(GET _tl_listed 0 _tl_first)
+    set(TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "${_tl_first}-virtual")
+  endif()
+endif()
 include(TorchlingsLinking)     # link options every program that uses LibTorch needs (lesson 06)
 # The project's .cu files include no LibTorch headers; they get their architectures from the
 # per-target property, so Torch's -gencode flags would only compile everything twice.
@@ -191,7 +233,8 @@ message(STATUS "torchlings: LibTorch ${TORCHLINGS_TORCH_VERSION} from ${Torch_DI
 message(STATUS "torchlings: LibTorch built with CUDA: ${_torch_cuda}; C++11 ABI: ${_abi}")
 if(TORCHLINGS_CUDA_KERNELS)
   message(STATUS "torchlings: CUDA kernels: compiled with ${CMAKE_CUDA_COMPILER} "
-                 "${CMAKE_CUDA_COMPILER_VERSION} for ${TORCHLINGS_CUDA_ARCHITECTURES}")
+                 "${CMAKE_CUDA_COMPILER_VERSION} for ${TORCHLINGS_CUDA_ARCHITECTURES} "
+                 "(your lesson 09 files: ${TORCHLINGS_LEARNER_CUDA_ARCHITECTURES})")
 else()
   message(STATUS "torchlings: CUDA kernels: not compiled (CPU twins only)")
 endif()
