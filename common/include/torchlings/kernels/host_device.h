@@ -2,8 +2,9 @@
 /// @brief TL_HOST_DEVICE and the launch constants every course kernel shares.
 ///
 /// A per-thread body marked TL_HOST_DEVICE is compiled twice by nvcc (for the GPU and the host)
-/// and once by g++ (where the macro is empty), so the CPU twin runs the very code a CUDA thread
-/// runs. This header includes no LibTorch and no CUDA header: nvcc and g++ both compile it.
+/// and once by the C++ compiler (where the macro is empty), so the CPU twin runs the very code a
+/// CUDA thread runs. This header includes no LibTorch and no CUDA header: nvcc and the C++
+/// compiler both compile it.
 #pragma once
 
 #include <cstdint>
