@@ -169,7 +169,7 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   endif()
   foreach(_tl_arch IN LISTS _tl_gpu_archs)
     if(NOT _tl_arch IN_LIST _tl_listed)
-      set(_tl_gpu_archs "")  # a GPU the list lacks: compile the whole list, as for the solutions
+      # A GPU the list lacks: compile the whole list, as for the solutions.
       set(TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}")
       break()
     endif()
