@@ -97,23 +97,22 @@ inline std::string compare(const at::Tensor& actual, const at::Tensor& expected,
 
 }  // namespace tl_test
 
-/// CHECKs that two tensors agree (shape, dtype, device, values within tolerance).
-#define TL_CHECK_TENSOR_CLOSE(actual, expected, ...)                            \
+/// The body of both assertions below: `assertion` is Catch's CHECK or REQUIRE.
+#define TL_TENSOR_CLOSE_(assertion, actual, expected, ...)                      \
     do {                                                                        \
         const std::string tl_report_ =                                          \
             ::tl_test::compare((actual), (expected)__VA_OPT__(, ) __VA_ARGS__); \
         INFO(tl_report_);                                                       \
-        CHECK(tl_report_.empty());                                              \
+        assertion(tl_report_.empty());                                          \
     } while (false)
 
+/// CHECKs that two tensors agree (shape, dtype, device, values within tolerance).
+#define TL_CHECK_TENSOR_CLOSE(actual, expected, ...) \
+    TL_TENSOR_CLOSE_(CHECK, actual, expected __VA_OPT__(, ) __VA_ARGS__)
+
 /// REQUIRE form of TL_CHECK_TENSOR_CLOSE: stops the test case on mismatch.
-#define TL_REQUIRE_TENSOR_CLOSE(actual, expected, ...)                          \
-    do {                                                                        \
-        const std::string tl_report_ =                                          \
-            ::tl_test::compare((actual), (expected)__VA_OPT__(, ) __VA_ARGS__); \
-        INFO(tl_report_);                                                       \
-        REQUIRE(tl_report_.empty());                                            \
-    } while (false)
+#define TL_REQUIRE_TENSOR_CLOSE(actual, expected, ...) \
+    TL_TENSOR_CLOSE_(REQUIRE, actual, expected __VA_OPT__(, ) __VA_ARGS__)
 
 /// Skips the rest of a test case (reported as skipped, not passed) when no CUDA GPU is visible.
 #define TL_REQUIRE_CUDA()                                       \
