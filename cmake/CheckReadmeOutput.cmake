@@ -1,8 +1,9 @@
-# cmake -D DEMO=<lesson binary> -D README=<lesson README.md> [-D LAUNCH=<launcher|args>]
-#       -P CheckReadmeOutput.cmake
+# cmake -D DEMO=<lesson binary> -D "README=<README.md>[|<README.ko.md>...]"
+#       [-D LAUNCH=<launcher|args>] -P CheckReadmeOutput.cmake
 #
 # Fails when the output a lesson's README shows and the demo's real output have drifted apart in
-# structure. The README marks its shown output with a line `<!-- demo-output -->` directly above a
+# structure. The demo runs once; every page given (the English README and its translations, '|'
+# between them) is held to that one output. The README marks its shown output with a line `<!-- demo-output -->` directly above a
 # ```text fence (exactly one per README: the run on a machine without a GPU). Both outputs are
 # reduced to their skeleton: a line "Key: value" becomes "Key:", any other line keeps its text with
 # digits replaced by '#'. Sections whose header starts with "== GPU" repeat once per GPU, so they
@@ -116,19 +117,34 @@ function(compare_with_demo shown actual_skeleton actual what)
   endif()
 endfunction()
 
-if(NOT EXISTS "${README}")
-  message(FATAL_ERROR "README not found: ${README}")
+# The shown output of each page (README, a path): set in the caller's `shown_<n>`.
+function(read_pages)
+  set(n 0)
+  foreach(README IN LISTS ARGN)
+    if(NOT EXISTS "${README}")
+      message(FATAL_ERROR "README not found: ${README}")
+    endif()
+    file(READ "${README}" readme)
+    find_all("${readme}" "<!-- demo-output -->" demo_markers)
+    list(LENGTH demo_markers n_demo)
+    if(n_demo EQUAL 0)
+      message(FATAL_ERROR "${README}: expected a line <!-- demo-output --> above the shown output")
+    elseif(n_demo GREATER 1)
+      message(FATAL_ERROR "${README}: <!-- demo-output --> appears ${n_demo} times; mark only the "
+                          "run without a GPU with it (a whole GPU run takes <!-- gpu-output -->)")
+    endif()
+    fence_after("${readme}" ${demo_markers} "<!-- demo-output -->" shown)
+    set(shown_${n} "${shown}" PARENT_SCOPE)
+    math(EXPR n "${n} + 1")
+  endforeach()
+endfunction()
+
+string(REPLACE "|" ";" readmes "${README}")
+if(NOT readmes)
+  message(FATAL_ERROR "no README given: -D README=<lesson README.md>[|<translation>...]")
 endif()
-file(READ "${README}" readme)
-find_all("${readme}" "<!-- demo-output -->" demo_markers)
-list(LENGTH demo_markers n_demo)
-if(n_demo EQUAL 0)
-  message(FATAL_ERROR "${README}: expected a line <!-- demo-output --> above the shown output")
-elseif(n_demo GREATER 1)
-  message(FATAL_ERROR "${README}: <!-- demo-output --> appears ${n_demo} times; mark only the "
-                      "run without a GPU with it (a whole GPU run takes <!-- gpu-output -->)")
-endif()
-fence_after("${readme}" ${demo_markers} "<!-- demo-output -->" shown)
+# Every page is read before the demo runs: a page without its marked output fails at once.
+read_pages(${readmes})
 
 # LAUNCH (optional): the launcher that starts the demo, its arguments separated by '|' (lessons
 # run as a job of several processes: torchrun ... --nproc-per-node=N).
@@ -145,15 +161,21 @@ endif()
 
 skeleton("${actual}" actual_skeleton)
 list(LENGTH actual_skeleton n_actual)
-compare_with_demo("${shown}" "${actual_skeleton}" "${actual}" "README (<!-- demo-output -->)")
-
-find_all("${readme}" "<!-- gpu-output -->" gpu_markers)
-set(n_gpu 0)
-foreach(at IN LISTS gpu_markers)
-  fence_after("${readme}" ${at} "<!-- gpu-output -->" gpu_shown)
-  math(EXPR n_gpu "${n_gpu} + 1")
-  compare_with_demo("${gpu_shown}" "${actual_skeleton}" "${actual}"
-                    "README (<!-- gpu-output --> number ${n_gpu})")
+set(page 0)
+foreach(README IN LISTS readmes)
+  cmake_path(GET README FILENAME name)
+  compare_with_demo("${shown_${page}}" "${actual_skeleton}" "${actual}"
+                    "${name} (<!-- demo-output -->)")
+  file(READ "${README}" readme)
+  find_all("${readme}" "<!-- gpu-output -->" gpu_markers)
+  set(n_gpu 0)
+  foreach(at IN LISTS gpu_markers)
+    fence_after("${readme}" ${at} "<!-- gpu-output -->" gpu_shown)
+    math(EXPR n_gpu "${n_gpu} + 1")
+    compare_with_demo("${gpu_shown}" "${actual_skeleton}" "${actual}"
+                      "${name} (<!-- gpu-output --> number ${n_gpu})")
+  endforeach()
+  message(STATUS "${name}: output matches the demo (${n_actual} structural lines; "
+                 "${n_gpu} GPU run(s) checked too)")
+  math(EXPR page "${page} + 1")
 endforeach()
-message(STATUS "README output matches the demo (${n_actual} structural lines; "
-               "${n_gpu} GPU run(s) checked too)")
