@@ -43,33 +43,32 @@ endfunction()
 # --- Script mode: list the cases of EXE and write OUT. ---
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
   cmake_policy(VERSION 3.25)
-  function(list_cases spec out_var)
-    execute_process(COMMAND "${EXE}" --list-test-names-only ${spec}
-                    OUTPUT_VARIABLE output RESULT_VARIABLE rc TIMEOUT 60)
-    if(rc LESS 0 OR rc MATCHES "[a-zA-Z]")
-      message(FATAL_ERROR "listing the test cases of ${EXE} failed: ${rc}")
-    endif()
-    string(REPLACE ";" "\\;" output "${output}")
-    string(REPLACE "\n" ";" lines "${output}")
-    set(names "")
-    foreach(line IN LISTS lines)
-      if(NOT line STREQUAL "")
-        list(APPEND names "${line}")
+  # One start of the program lists every case with its kind (tests/support/catch_main.cpp):
+  # "gpu" or "any", a tab, the name.
+  execute_process(COMMAND "${EXE}" --list-cases-for-ctest
+                  OUTPUT_VARIABLE output RESULT_VARIABLE rc TIMEOUT 60)
+  if(rc LESS 0 OR rc MATCHES "[a-zA-Z]")
+    message(FATAL_ERROR "listing the test cases of ${EXE} failed: ${rc}")
+  endif()
+  string(REPLACE ";" "\\;" output "${output}")
+  string(REPLACE "\n" ";" lines "${output}")
+  set(all_cases "")
+  set(gpu_cases "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^(gpu|any)\t(.+)$")
+      list(APPEND all_cases "${CMAKE_MATCH_2}")
+      if(CMAKE_MATCH_1 STREQUAL "gpu")
+        list(APPEND gpu_cases "${CMAKE_MATCH_2}")
       endif()
-    endforeach()
-    set(${out_var} "${names}" PARENT_SCOPE)
-    set(${out_var}_rc "${rc}" PARENT_SCOPE)
-  endfunction()
-
-  list_cases("" all_cases)
-  # Catch2 exits with the number of cases it listed, so the code alone cannot tell a listing from
-  # a program that never started (127: a library not found or not loadable): no case at all is
-  # that failure, and registering nothing would hide every case of the program.
+    endif()
+  endforeach()
+  # The program exits with the number of cases it listed, so the code alone cannot tell a
+  # listing from a program that never started (127: a library not found or not loadable): no
+  # case at all is that failure, and registering nothing would hide every case of the program.
   if(NOT all_cases)
-    message(FATAL_ERROR "listing the test cases of ${EXE} gave none (exit code ${all_cases_rc}): "
+    message(FATAL_ERROR "listing the test cases of ${EXE} gave none (exit code ${rc}): "
                         "run it by hand to see why it does not start")
   endif()
-  list_cases("[gpu]" gpu_cases)
   string(REPLACE "," ";" labels "${LABELS}")
   # Catch2 reads , [ ] in a test spec as syntax: escape them to select exactly one case by name.
   function(case_spec name out_var)

@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -211,11 +212,39 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
 
 CATCH_REGISTER_REPORTER("torchlings", TorchlingsReporter)
 
-/// Catch2's own runner; only the reporter above is added, and the events pipe is closed as soon
-/// as the tests end.
+/// Writes one line per test case that a run without arguments runs: `gpu` or `any`, a tab, the
+/// case's name. A case is `gpu` when it carries the tag [gpu]. The CTest registration
+/// (cmake/TorchlingsDiscoverTests.cmake) reads it, one start of the program instead of two
+/// `--list-test-names-only` listings.
+int list_cases_for_ctest(Catch::Session& session) {
+    int listed = 0;
+    for (const Catch::TestCase& test_case : Catch::getAllTestCasesSorted(session.config())) {
+        if (test_case.isHidden()) {
+            continue;
+        }
+        const auto& tags = test_case.getTestCaseInfo().lcaseTags;
+        const bool gpu = std::find(tags.begin(), tags.end(), "gpu") != tags.end();
+        Catch::cout() << (gpu ? "gpu\t" : "any\t") << test_case.getTestCaseInfo().name << "\n";
+        ++listed;
+    }
+    Catch::cout() << std::flush;
+    return listed;
+}
+
+/// Catch2's own runner with one more option (--list-cases-for-ctest, above); only the reporter
+/// above is added, and the events pipe is closed as soon as the tests end.
 int main(int argc, char* argv[]) {
     take_events_fd();
-    const int failures = Catch::Session().run(argc, argv);
+    Catch::Session session;
+    bool list_for_ctest = false;
+    session.cli(session.cli() |
+                Catch::clara::Opt(list_for_ctest)["--list-cases-for-ctest"](
+                    "list each case as gpu|any, a tab and its name (for CTest)"));
+    int failures = session.applyCommandLine(argc, argv);
+    if (failures == 0) {
+        // Like Catch2's own listings, the exit code is the number of cases listed.
+        failures = list_for_ctest ? list_cases_for_ctest(session) : session.run();
+    }
     if (g_events_fd >= 0) {
         ::close(g_events_fd);
         g_events_fd = -1;
