@@ -237,9 +237,8 @@ int main(int argc, char* argv[]) {
     take_events_fd();
     Catch::Session session;
     bool list_for_ctest = false;
-    session.cli(session.cli() |
-                Catch::clara::Opt(list_for_ctest)["--list-cases-for-ctest"](
-                    "list each case as gpu|any, a tab and its name (for CTest)"));
+    session.cli(session.cli() | Catch::clara::Opt(list_for_ctest)["--list-cases-for-ctest"](
+                                    "list each case as gpu|any, a tab and its name (for CTest)"));
     int failures = session.applyCommandLine(argc, argv);
     if (failures == 0) {
         // Like Catch2's own listings, the exit code is the number of cases listed.
