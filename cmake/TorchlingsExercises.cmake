@@ -49,8 +49,8 @@ function(torchlings_add_exercise id)
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings
                                                  torchlings_light_optimisation)
     if(NOT ARG_NO_CTEST)
-      # Each case is its own CTest test; cases tagged [gpu] also carry the gpu label and report
-      # skipped where there is no GPU.
+      # The cases that run anywhere are one CTest test, each [gpu] case its own (label gpu,
+      # reported skipped where there is no GPU); see cmake/TorchlingsDiscoverTests.cmake.
       torchlings_discover_tests(ex_${id}_solution PREFIX "${id}/solution/"
         LABELS solution lesson${ARG_LESSON} ${id} TIMEOUT ${ARG_TIMEOUT})
     endif()
