@@ -3,12 +3,12 @@
 #
 # Fails when the output a lesson's README shows and the demo's real output have drifted apart in
 # structure. The demo runs once; every page given (the English README and its translations, '|'
-# between them) is held to that one output. The README marks its shown output with a line `<!-- demo-output -->` directly above a
-# ```text fence (exactly one per README: the run on a machine without a GPU). Both outputs are
-# reduced to their skeleton: a line "Key: value" becomes "Key:", any other line keeps its text with
-# digits replaced by '#'. Sections whose header starts with "== GPU" repeat once per GPU, so they
-# are dropped from both sides. A run of "- " bullets counts as one line (their text is free). The
-# skeletons must then be equal, line by line.
+# between them) is held to that one output. A README marks its shown output with a line
+# `<!-- demo-output -->` directly above a ```text fence (exactly one per README: the run on a
+# machine without a GPU). Both outputs are reduced to their skeleton: a line "Key: value" becomes
+# "Key:", any other line keeps its text with digits replaced by '#'. Sections whose header starts
+# with "== GPU" repeat once per GPU, so they are dropped from both sides. A run of "- " bullets
+# counts as one line (their text is free). The skeletons must then be equal, line by line.
 #
 # A README may also show a whole run on a real GPU under `<!-- gpu-output -->` (same fence rules).
 # Its values are that machine's, but with its GPU sections dropped its skeleton must equal the
@@ -117,7 +117,7 @@ function(compare_with_demo shown actual_skeleton actual what)
   endif()
 endfunction()
 
-# The shown output of each page (README, a path): set in the caller's `shown_<n>`.
+# Each page (a path) read: its text in the caller's `text_<n>`, its shown output in `shown_<n>`.
 function(read_pages)
   set(n 0)
   foreach(README IN LISTS ARGN)
@@ -134,6 +134,7 @@ function(read_pages)
                           "run without a GPU with it (a whole GPU run takes <!-- gpu-output -->)")
     endif()
     fence_after("${readme}" ${demo_markers} "<!-- demo-output -->" shown)
+    set(text_${n} "${readme}" PARENT_SCOPE)
     set(shown_${n} "${shown}" PARENT_SCOPE)
     math(EXPR n "${n} + 1")
   endforeach()
@@ -166,11 +167,10 @@ foreach(README IN LISTS readmes)
   cmake_path(GET README FILENAME name)
   compare_with_demo("${shown_${page}}" "${actual_skeleton}" "${actual}"
                     "${name} (<!-- demo-output -->)")
-  file(READ "${README}" readme)
-  find_all("${readme}" "<!-- gpu-output -->" gpu_markers)
+  find_all("${text_${page}}" "<!-- gpu-output -->" gpu_markers)
   set(n_gpu 0)
   foreach(at IN LISTS gpu_markers)
-    fence_after("${readme}" ${at} "<!-- gpu-output -->" gpu_shown)
+    fence_after("${text_${page}}" ${at} "<!-- gpu-output -->" gpu_shown)
     math(EXPR n_gpu "${n_gpu} + 1")
     compare_with_demo("${gpu_shown}" "${actual_skeleton}" "${actual}"
                       "${name} (<!-- gpu-output --> number ${n_gpu})")
