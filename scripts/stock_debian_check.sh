@@ -1,0 +1,158 @@
+#!/bin/bash
+# The course on a stock Debian 13 (trixie) machine, met the way a new learner meets it: no CUDA
+# toolkit, Catch2 v3, the distribution's own GCC and Clang, Python 3.13. It stands in for Colab's
+# Ubuntu 24.04 runtime and for a learner's laptop.
+#
+#   scripts/stock_debian_check.sh          a fresh minimal Debian 13 root (debootstrap), then, inside
+#                                          it, as root and with a clean environment:
+#     1. the README's first command, literally: ./torchlings run 01 (packages, torch wheel, a CUDA
+#        compiler from PyPI, configure, build, lesson 01), and lesson 01's output checked;
+#     2. for each lesson one exercise: the untouched stub fails its check, the solution passes;
+#     3. lesson 10 with two processes under torchrun;
+#     4. the Colab notebook, executed end to end with the root's Python.
+#   Each part prints its time; exit status 0 only if every part passed.
+#
+# Needs root (debootstrap, chroot, mounts), debootstrap (installed with apt-get when missing) and
+# about 12 GB of free disk. Environment:
+#   STOCK_ROOT        where the root is made (default: /tmp/torchlings-stock-<suite>); removed first
+#   STOCK_SUITE       Debian suite (default: trixie)
+#   STOCK_MIRROR      Debian mirror (default: http://deb.debian.org/debian)
+#   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
+#   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
+#                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): the wheels
+#                     come from there instead of the network. What is downloaded and installed is
+#                     the same; only the time differs.
+# What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/pip.conf (when
+# present: the package index this machine is told to use) and the certificate authorities of
+# /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
+# committed HEAD, as a learner clones it.
+set -euo pipefail
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+SUITE=${STOCK_SUITE:-trixie}
+DIR=${STOCK_ROOT:-/tmp/torchlings-stock-$SUITE}
+MIRROR=${STOCK_MIRROR:-http://deb.debian.org/debian}
+PIP_CACHE=${STOCK_PIP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pip}
+
+say() { printf 'stock: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
+case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
+
+started=$(date +%s)
+part_started=$started
+part() {  # part <name>: print the time of the part that ends here
+  now=$(date +%s)
+  say "$1 done in $((now - part_started)) s (total $((now - started)) s)"
+  part_started=$now
+}
+
+unmount_all() {
+  for m in root/.cache/pip dev/pts dev proc; do
+    if mountpoint -q "$DIR/$m" 2>/dev/null; then umount -l "$DIR/$m" || true; fi
+  done
+}
+cleanup() {
+  unmount_all
+  if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
+}
+
+# --- 0. A stock root --------------------------------------------------------------------------------
+if ! command -v debootstrap >/dev/null 2>&1; then
+  say "installing debootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 \
+    || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; } \
+    || die "could not install debootstrap"
+fi
+unmount_all
+rm -rf --one-file-system "$DIR"
+trap cleanup EXIT
+say "debootstrap --variant=minbase $SUITE $DIR"
+debootstrap --variant=minbase "$SUITE" "$DIR" "$MIRROR" >"$DIR.debootstrap.log" 2>&1 \
+  || { tail -n 20 "$DIR.debootstrap.log" >&2; die "debootstrap failed (log: $DIR.debootstrap.log)"; }
+mount -t proc proc "$DIR/proc"
+mount --bind /dev "$DIR/dev"
+mount --bind /dev/pts "$DIR/dev/pts"
+cp /etc/resolv.conf "$DIR/etc/resolv.conf"
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$DIR/etc/pip.conf"
+if [ "$PIP_CACHE" != none ] && [ -d "$PIP_CACHE" ]; then
+  mkdir -p "$DIR/root/.cache/pip"
+  mount --bind "$PIP_CACHE" "$DIR/root/.cache/pip"
+  say "pip cache lent from $PIP_CACHE"
+fi
+
+# Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
+in_root() {
+  chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
+}
+
+# What a stock installation has and minbase lacks: the certificate store and git, to clone with.
+mkdir -p "$DIR/usr/local/share/ca-certificates"
+cp /usr/local/share/ca-certificates/*.crt "$DIR/usr/local/share/ca-certificates/" 2>/dev/null || true
+in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
+  && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null && update-ca-certificates >/dev/null' \
+  || die "could not install ca-certificates and git in the root"
+git clone -q --no-local "$ROOT" "$DIR/root/torchlings"
+in_root '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); python3: $(python3 --version 2>&1 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
+part "the stock root"
+
+# --- 1. The README's first command, literally -----------------------------------------------------
+first=$(sed -n 's/^\(\.\/torchlings run 01\) .*/\1/p' "$ROOT/README.md" | head -n 1)
+[ "$first" = "./torchlings run 01" ] || die "README.md's first command is not './torchlings run 01' any more; update this script"
+say "$first"
+in_root "cd /root/torchlings && $first" >"$DIR.lesson01.out" 2>"$DIR.setup.log" \
+  || { cat "$DIR.setup.log" "$DIR.lesson01.out" >&2; die "the README's first command failed on $SUITE"; }
+grep '^torchlings:' "$DIR.setup.log" >&2 || true
+# Lesson 01 on a machine without a GPU: the report must say so and choose the CPU.
+for expected in 'CUDA available: *false' 'cpu'; do
+  grep -q -- "$expected" "$DIR.lesson01.out" \
+    || { cat "$DIR.lesson01.out" >&2; die "lesson 01's output lacks '$expected'"; }
+done
+in_root 'cd /root/torchlings && cat build/dev/torchlings_config.json' >&2
+part "the first command (set-up, build, lesson 01)"
+
+# --- 2. One exercise per lesson: the stub fails, the solution passes -------------------------------
+failed=""
+for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do
+  lesson=$(basename "$tests")
+  id=$(ls "$tests" | sed -n 's/_test\.cpp$//p' | head -n 1)
+  [ -n "$id" ] || continue
+  learner=$(cd "$ROOT/exercises/$lesson" && ls "$id".* 2>/dev/null | head -n 1)
+  [ -n "$learner" ] || die "exercise $id has no learner file in exercises/$lesson"
+  set +e
+  in_root "cd /root/torchlings && ./torchlings check $id" >"$DIR.check-$id.stub" 2>&1
+  stub=$?
+  cp "$ROOT/solutions/$lesson/$learner" "$DIR/root/torchlings/exercises/$lesson/$learner"
+  in_root "cd /root/torchlings && ./torchlings check $id" >"$DIR.check-$id.solution" 2>&1
+  solution=$?
+  set -e
+  if [ "$stub" = 1 ] && [ "$solution" = 0 ]; then
+    say "$lesson $id: the stub fails (exit 1), the solution passes"
+  else
+    say "$lesson $id: stub exit $stub (expected 1), solution exit $solution (expected 0)"
+    tail -n 30 "$DIR.check-$id.stub" "$DIR.check-$id.solution" >&2
+    failed="$failed $id"
+  fi
+done
+part "one exercise per lesson"
+
+# --- 3. Lesson 10 with two processes ----------------------------------------------------------------
+in_root 'cd /root/torchlings && ./torchlings run 10' >"$DIR.lesson10.out" 2>&1 \
+  || { cat "$DIR.lesson10.out" >&2; die "lesson 10 failed"; }
+grep -q '^World size: *2$' "$DIR.lesson10.out" \
+  || { cat "$DIR.lesson10.out" >&2; die "lesson 10 did not run two processes (no 'World size: 2')"; }
+if grep -qi 'numpy' "$DIR.lesson10.out"; then
+  grep -i numpy "$DIR.lesson10.out" >&2; failed="$failed lesson10-numpy-warning"
+fi
+part "lesson 10 with two processes"
+
+# --- 4. The notebook, with the root's Python ---------------------------------------------------------
+in_root 'cd /root/torchlings && python3 --version && scripts/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
+  || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
+tail -n 3 "$DIR.notebook.out" >&2
+part "the notebook"
+
+[ -z "$failed" ] || die "failed:$failed"
+say "all passed on $SUITE in $(( $(date +%s) - started )) s"
