@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of course loading (lesson titles, info.md), its errors, and name resolution.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include "temp_dir.h"
 #include "tl_runner/course.h"

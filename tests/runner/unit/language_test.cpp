@@ -1,7 +1,7 @@
 /// @file
 /// @brief Unit tests of the language choice (TORCHLINGS_LANG, then the locale) and of the
 /// message table.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <map>
 
