@@ -51,7 +51,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
   # "gpu" or "any", a tab, the name.
   execute_process(COMMAND "${EXE}" --list-cases-for-ctest
                   OUTPUT_VARIABLE output RESULT_VARIABLE rc TIMEOUT 60)
-  if(NOT rc EQUAL 0)
+  if(rc LESS 0 OR rc MATCHES "[a-zA-Z]")
     message(FATAL_ERROR "listing the test cases of ${EXE} failed: ${rc}")
   endif()
   string(REPLACE ";" "\\;" output "${output}")
@@ -66,8 +66,9 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
       endif()
     endif()
   endforeach()
-  # A program that exits 0 before main() (a static initialiser that calls exit) lists nothing: no
-  # case at all is a failure too, and registering nothing would hide every case of the program.
+  # A program that never started (127: a library not found or not loadable) or that exits before
+  # main() (a static initialiser that calls exit) lists nothing: no case at all is that failure,
+  # and registering nothing would hide every case of the program.
   if(NOT all_cases)
     message(FATAL_ERROR "listing the test cases of ${EXE} gave none (exit code ${rc}): "
                         "run it by hand to see why it does not start")

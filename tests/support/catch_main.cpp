@@ -29,11 +29,13 @@
 /// A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is "skipped". The default
 /// reporter stays Catch2's console reporter, which CTest uses.
 ///
-/// The exit status is 0 when every case that ran passed (skipped ones included) or when no case
-/// was selected at all, and non-zero when a case failed or a test spec on the command line
-/// matched no case (the value itself is Catch2's and differs between versions; nothing reads
-/// more than zero or non-zero). `--list-cases-for-ctest` lists the cases for CTest and the
-/// runner, so that neither depends on Catch2's own listing options, which v3 changed.
+/// The exit status of a test run is the same with either version: 0 when every case that ran
+/// passed (skipped ones included) or when no case was selected at all, 1 when a case failed, a
+/// test spec on the command line matched no case, or the command line was wrong (Catch2's own
+/// codes differ: v2 counts failed assertions, v3.7 says 42, v3 has codes for "no test ran" and
+/// "all skipped"). Catch2's own listings exit as Catch2 makes them; `--list-cases-for-ctest`
+/// (exit 0) lists the cases for CTest and the runner, so that neither depends on Catch2's
+/// listing options, which v3 changed.
 #include "tl_test/catch_version.h"
 
 #if TL_CATCH2_MAJOR >= 3
@@ -57,6 +59,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -93,16 +96,27 @@ const Catch::TestCaseInfo& case_info(const Catch::TestCaseStats& stats) { return
 /// A test spec that matches no case is an error, as v2 with `--warn NoTests` makes it; a run that
 /// selects no case at all (no spec, no cases) succeeds, as on v2.
 void use_course_exit_rules(Catch::ConfigData& data) {
-    data.warnings = static_cast<Catch::WarnAbout::What>(data.warnings |
-                                                        Catch::WarnAbout::UnmatchedTestSpec);
+    data.warnings =
+        static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::UnmatchedTestSpec);
     data.allowZeroTests = true;
+}
+
+/// Whether the command line asks for one of Catch2's own listings rather than a test run.
+bool is_listing(const Catch::ConfigData& data) {
+    return data.listTests || data.listTags || data.listReporters || data.listListeners;
 }
 #else
 class TorchlingsReporter;
 using StreamingBase = Catch::StreamingReporterBase<TorchlingsReporter>;
 namespace cli = Catch::clara;
 
-std::vector<std::string> tag_names(const Catch::TestCaseInfo& info) { return info.tags; }
+/// The tags as written, without brackets, less the "!hide" that v2 adds to hidden cases.
+std::vector<std::string> tag_names(const Catch::TestCaseInfo& info) {
+    std::vector<std::string> names;
+    std::copy_if(info.tags.begin(), info.tags.end(), std::back_inserter(names),
+                 [](const std::string& tag) { return tag != "!hide"; });
+    return names;
+}
 
 bool has_tag(const Catch::TestCaseInfo& info, std::string_view lower_case_tag) {
     return std::find(info.lcaseTags.begin(), info.lcaseTags.end(), lower_case_tag) !=
@@ -114,6 +128,10 @@ const Catch::TestCaseInfo& case_info(const Catch::TestCaseStats& stats) { return
 /// A test spec that matches no case is an error (as on v3 with `--warn UnmatchedTestSpec`).
 void use_course_exit_rules(Catch::ConfigData& data) {
     data.warnings = static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::NoTests);
+}
+
+bool is_listing(const Catch::ConfigData& data) {
+    return data.listTests || data.listTestNamesOnly || data.listTags || data.listReporters;
 }
 #endif
 
@@ -161,7 +179,8 @@ void write_events(const std::string& line) {
 const char* failure_kind(const Catch::AssertionResult& result) {
     switch (result.getResultType()) {
         case Catch::ResultWas::ThrewException:
-            return std::string(result.getMessage()).rfind(kTodoPrefix, 0) == 0 ? "todo" : "exception";
+            return std::string(result.getMessage()).rfind(kTodoPrefix, 0) == 0 ? "todo"
+                                                                               : "exception";
         case Catch::ResultWas::FatalErrorCondition:
             return "crash";
         default:
@@ -325,13 +344,16 @@ int main(int argc, char* argv[]) {
     session.cli(session.cli() |
                 cli::Opt(list_for_ctest)["--list-cases-for-ctest"](
                     "list each case as gpu|any, a tab and its name (for CTest and the runner)"));
-    int failures = session.applyCommandLine(argc, argv);
+    int failures = session.applyCommandLine(argc, argv) == 0 ? 0 : 1;
     if (failures == 0) {
         use_course_exit_rules(session.configData());
         if (list_for_ctest) {
             list_cases_for_ctest(session);
+        } else if (is_listing(session.configData())) {
+            failures = session.run();  // as Catch2's own catch_discover_tests expects it
         } else {
-            failures = session.run();
+            // v2 exits with the number of failed assertions, v3.7 with 42, ...: one code for all.
+            failures = session.run() == 0 ? 0 : 1;
         }
     }
     if (g_events_fd >= 0) {
