@@ -9,9 +9,13 @@
 #  - each case tagged [gpu] is its own CTest test, `<prefix><case name>`, with the extra label
 #    "gpu", reported skipped where there is no GPU: one such case skipping cannot hide another
 #    one failing.
-# Catch2 v2's catch_discover_tests has neither split, and splits list-valued PROPERTIES in its
-# generated file, losing all labels but the first; this helper writes the file itself. Discovery
+# Catch2's catch_discover_tests (v2's and v3's) has neither split, and v2's splits list-valued
+# PROPERTIES in its generated file, losing all labels but the first; this helper writes the file
+# itself, from the course main's own listing, which is the same with Catch2 v2 and v3. Discovery
 # runs after each link, so ctest always sees the cases of the binary that exists.
+# A test spec part that matches no case makes the program exit non-zero with either version
+# (tests/support/catch_main.cpp), so a case that this file names but the program does not know
+# fails its test instead of passing unseen.
 
 set(_TORCHLINGS_DISCOVER_SCRIPT "${CMAKE_CURRENT_LIST_FILE}")
 
@@ -62,19 +66,26 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
       endif()
     endif()
   endforeach()
-  # The program exits with the number of cases it listed, so the code alone cannot tell a
-  # listing from a program that never started (127: a library not found or not loadable): no
-  # case at all is that failure, and registering nothing would hide every case of the program.
+  # A program that never started (127: a library not found or not loadable) or that exits before
+  # main() (a static initialiser that calls exit) lists nothing: no case at all is that failure,
+  # and registering nothing would hide every case of the program.
   if(NOT all_cases)
     message(FATAL_ERROR "listing the test cases of ${EXE} gave none (exit code ${rc}): "
                         "run it by hand to see why it does not start")
   endif()
   string(REPLACE "," ";" labels "${LABELS}")
-  # Catch2 reads , [ ] in a test spec as syntax: escape them to select exactly one case by name.
+  # Catch2's test spec parser (the same in v2.13 and v3) reads \ , [ ] as syntax anywhere in a
+  # name, and ~ " at its start: escape them (a backslash escapes the next character) to select
+  # exactly one case by name. (A * in the middle of a name is literal; no course case name starts
+  # or ends with one, nor starts with -, a space or "exclude:", which no escape can neutralise.)
   function(case_spec name out_var)
+    string(REPLACE "\\" "\\\\" name "${name}")
     foreach(char , [ ])
       string(REPLACE "${char}" "\\${char}" name "${name}")
     endforeach()
+    if(name MATCHES "^[~\"]")
+      string(PREPEND name "\\")
+    endif()
     set(${out_var} "${name}" PARENT_SCOPE)
   endfunction()
   set(content "# Generated from ${EXE} after its last link; do not edit.\n")

@@ -28,21 +28,25 @@ constexpr std::size_t kTestOutputLimit = 1 << 20;
 /// Time allowed for listing the test cases of a program that stopped early.
 constexpr std::chrono::seconds kListTimeout{20};
 
-/// The case names a Catch2 v2 program declares, in declaration order.
+/// The case names a test program declares, in declaration order: its course main's own listing
+/// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
 std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
-    ProcessSpec spec{{program.string(), "--list-test-names-only"},
+    ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
                      cwd,
                      OutputMode::kCapture,
                      std::chrono::milliseconds(kListTimeout)};
     const ProcessResult listed = run_process(spec);
     std::vector<std::string> names;
-    // Catch2 v2 exits with the number of cases listed, so only a signal or timeout is a failure.
+    // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
     if (listed.timed_out || listed.signal != 0) {
         return names;
     }
+    // Each line is "gpu" or "any", a tab, the name.
     for (const std::string& line : split_lines(listed.output)) {
-        if (!trim(line).empty()) {
-            names.push_back(line);
+        for (std::string_view kind : {"gpu\t", "any\t"}) {
+            if (line.size() > kind.size() && line.compare(0, kind.size(), kind) == 0) {
+                names.push_back(line.substr(kind.size()));
+            }
         }
     }
     return names;

@@ -170,12 +170,12 @@ case $case_name in
     COURSE="$WORK/class"
     run check --verify-tests
     expect_rc 0
-    mkdir -p "$WORK/class/tests/exercises/00_fixtures/catch2"
-    printf '#define CHECK(x) ((void)0)\n#include_next <catch2/catch.hpp>\n' \
-      >"$WORK/class/tests/exercises/00_fixtures/catch2/catch.hpp"
+    mkdir -p "$WORK/class/tests/exercises/00_fixtures/tl_test"
+    printf '#define CHECK(x) ((void)0)\n#include_next <tl_test/catch.h>\n' \
+      >"$WORK/class/tests/exercises/00_fixtures/tl_test/catch.h"
     run check --verify-tests fx_fail
     expect_rc 5
-    expect "tests/exercises/00_fixtures/catch2/catch.hpp is not in the class's copy"
+    expect "tests/exercises/00_fixtures/tl_test/catch.h is not in the class's copy"
     expect_not "fx_fail: "
     ;;
 

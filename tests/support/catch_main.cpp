@@ -1,6 +1,7 @@
 /// @file
-/// @brief The Catch2 (v2) main of every torchlings test program, and the `torchlings`
-/// reporter through which the runner reads results.
+/// @brief The Catch2 main of every torchlings test program, and the `torchlings` reporter
+/// through which the runner reads results. It builds with Catch2 v2 (2.13) and v3, whichever
+/// tl_test/catch_version.h names; the events and the exit status are the same with either.
 ///
 /// `ex_<id> --reporter torchlings [--out FILE]` writes JSON Lines, one event per line, flushed
 /// line by line so that a crash leaves a readable prefix:
@@ -19,15 +20,37 @@
 /// what unfinished stubs throw) or "crash" (a fatal signal that Catch2 caught just before the
 /// process dies). For an exception or crash outside any check, "macro" is "" with the line of
 /// the last check that finished, or "TEST_CASE" with the test case's own line when no check
-/// had finished yet (Catch2 v2 records a check's location only once it completes).
+/// had finished yet (Catch2, v2 and v3 alike, records a check's location only once it
+/// completes).
 /// Run by the runner, the events go instead to a pipe it passes as an open descriptor named by
 /// TORCHLINGS_EVENTS_FD (no path that code in the program could reopen); main() closes it when
 /// the tests end, before exit handlers and destructors of globals run, and the runner accepts a
 /// pass only when the exit status agrees with these events.
 /// A case with a `TL_SKIP: ` warning (tl_test/skip.h) and no failure is "skipped". The default
 /// reporter stays Catch2's console reporter, which CTest uses.
+///
+/// The exit status of a test run is the same with either version: 0 when every case that ran
+/// passed (skipped ones included) or when no case was selected at all, 1 when a case failed, a
+/// test spec on the command line matched no case, or the command line was wrong (Catch2's own
+/// codes differ: v2 counts failed assertions, v3.7 says 42, v3 has codes for "no test ran" and
+/// "all skipped"). Catch2's own listings exit as Catch2 makes them; `--list-cases-for-ctest`
+/// (exit 0) lists the cases for CTest and the runner, so that neither depends on Catch2's
+/// listing options, which v3 changed.
+#include "tl_test/catch_version.h"
+
+#if TL_CATCH2_MAJOR >= 3
+#include <catch2/catch_session.hpp>
+#include <catch2/catch_test_case_info.hpp>
+#include <catch2/interfaces/catch_interfaces_config.hpp>
+#include <catch2/internal/catch_clara.hpp>
+#include <catch2/internal/catch_stdstreams.hpp>
+#include <catch2/internal/catch_test_case_registry_impl.hpp>
+#include <catch2/reporters/catch_reporter_registrars.hpp>
+#include <catch2/reporters/catch_reporter_streaming_base.hpp>
+#else
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#endif
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -36,14 +59,81 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tl_test/skip.h"
 
 namespace {
+
+// --- What differs between Catch2 v2 and v3, in one place ---
+#if TL_CATCH2_MAJOR >= 3
+using StreamingBase = Catch::StreamingReporterBase;
+namespace cli = Catch::Clara;
+
+/// The tags as written, without brackets.
+std::vector<std::string> tag_names(const Catch::TestCaseInfo& info) {
+    std::vector<std::string> names;
+    for (const Catch::Tag& tag : info.tags) {
+        names.emplace_back(tag.original);
+    }
+    return names;
+}
+
+bool has_tag(const Catch::TestCaseInfo& info, std::string_view lower_case_tag) {
+    // Catch::Tag compares without regard to case.
+    const Catch::Tag wanted(Catch::StringRef(lower_case_tag.data(), lower_case_tag.size()));
+    return std::find(info.tags.begin(), info.tags.end(), wanted) != info.tags.end();
+}
+
+const Catch::TestCaseInfo& case_info(const Catch::TestCaseStats& stats) { return *stats.testInfo; }
+
+/// A test spec that matches no case is an error, as v2 with `--warn NoTests` makes it; a run that
+/// selects no case at all (no spec, no cases) succeeds, as on v2.
+void use_course_exit_rules(Catch::ConfigData& data) {
+    data.warnings =
+        static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::UnmatchedTestSpec);
+    data.allowZeroTests = true;
+}
+
+/// Whether the command line asks for one of Catch2's own listings rather than a test run.
+bool is_listing(const Catch::ConfigData& data) {
+    return data.listTests || data.listTags || data.listReporters || data.listListeners;
+}
+#else
+class TorchlingsReporter;
+using StreamingBase = Catch::StreamingReporterBase<TorchlingsReporter>;
+namespace cli = Catch::clara;
+
+/// The tags as written, without brackets, less the "!hide" that v2 adds to hidden cases.
+std::vector<std::string> tag_names(const Catch::TestCaseInfo& info) {
+    std::vector<std::string> names;
+    std::copy_if(info.tags.begin(), info.tags.end(), std::back_inserter(names),
+                 [](const std::string& tag) { return tag != "!hide"; });
+    return names;
+}
+
+bool has_tag(const Catch::TestCaseInfo& info, std::string_view lower_case_tag) {
+    return std::find(info.lcaseTags.begin(), info.lcaseTags.end(), lower_case_tag) !=
+           info.lcaseTags.end();
+}
+
+const Catch::TestCaseInfo& case_info(const Catch::TestCaseStats& stats) { return stats.testInfo; }
+
+/// A test spec that matches no case is an error (as on v3 with `--warn UnmatchedTestSpec`).
+void use_course_exit_rules(Catch::ConfigData& data) {
+    data.warnings = static_cast<Catch::WarnAbout::What>(data.warnings | Catch::WarnAbout::NoTests);
+}
+
+bool is_listing(const Catch::ConfigData& data) {
+    return data.listTests || data.listTestNamesOnly || data.listTags || data.listReporters;
+}
+#endif
 
 /// Keys stay in the documented order, which keeps the lines readable by people too.
 using json = nlohmann::ordered_json;
@@ -89,7 +179,8 @@ void write_events(const std::string& line) {
 const char* failure_kind(const Catch::AssertionResult& result) {
     switch (result.getResultType()) {
         case Catch::ResultWas::ThrewException:
-            return result.getMessage().rfind(kTodoPrefix, 0) == 0 ? "todo" : "exception";
+            return std::string(result.getMessage()).rfind(kTodoPrefix, 0) == 0 ? "todo"
+                                                                               : "exception";
         case Catch::ResultWas::FatalErrorCondition:
             return "crash";
         default:
@@ -98,12 +189,16 @@ const char* failure_kind(const Catch::AssertionResult& result) {
 }
 
 /// Streams the events above to Catch's configured stream (stdout, or --out FILE).
-class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporter> {
-    using Base = Catch::StreamingReporterBase<TorchlingsReporter>;
+class TorchlingsReporter : public StreamingBase {
+    using Base = StreamingBase;
     using Clock = std::chrono::steady_clock;
 
   public:
+#if TL_CATCH2_MAJOR >= 3
+    explicit TorchlingsReporter(Catch::ReporterConfig&& config) : Base(std::move(config)) {}
+#else
     explicit TorchlingsReporter(const Catch::ReporterConfig& config) : Base(config) {}
+#endif
 
     /// Shown by `--list-reporters`.
     static std::string getDescription() {
@@ -119,26 +214,19 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
         Base::testCaseStarting(info);
         skip_reason_.reset();
         case_started_ = Clock::now();
-        emit({{"event", "case_start"}, {"name", info.name}, {"tags", info.tags}});
+        emit({{"event", "case_start"}, {"name", info.name}, {"tags", tag_names(info)}});
     }
 
     void assertionStarting(const Catch::AssertionInfo& /*info*/) override {}
 
+#if TL_CATCH2_MAJOR >= 3
+    void assertionEnded(const Catch::AssertionStats& stats) override { on_assertion(stats); }
+#else
     bool assertionEnded(const Catch::AssertionStats& stats) override {
-        const Catch::AssertionResult& result = stats.assertionResult;
-        if (result.getResultType() == Catch::ResultWas::Warning) {
-            const std::string message = result.getMessage();
-            if (message.rfind(kSkipPrefix, 0) == 0) {
-                skip_reason_ = message.substr(kSkipPrefix.size());
-            }
-            return true;
-        }
-        if (result.isOk()) {
-            return true;
-        }
-        emit(assertion_event(stats));
+        on_assertion(stats);
         return true;
     }
+#endif
 
     void testCaseEnded(const Catch::TestCaseStats& stats) override {
         const bool failed = stats.totals.assertions.failed > 0;
@@ -147,7 +235,7 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
         (failed ? failed_ : skipped ? skipped_ : passed_) += 1;
         const double seconds = std::chrono::duration<double>(Clock::now() - case_started_).count();
         emit({{"event", "case_end"},
-              {"name", stats.testInfo.name},
+              {"name", case_info(stats).name},
               {"status", status},
               {"skip_reason", skipped ? json(*skip_reason_) : json(nullptr)},
               {"duration_s", seconds}});
@@ -163,6 +251,20 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
     }
 
   private:
+    void on_assertion(const Catch::AssertionStats& stats) {
+        const Catch::AssertionResult& result = stats.assertionResult;
+        if (result.getResultType() == Catch::ResultWas::Warning) {
+            const std::string message(result.getMessage());
+            if (message.rfind(kSkipPrefix, 0) == 0) {
+                skip_reason_ = message.substr(kSkipPrefix.size());
+            }
+            return;
+        }
+        if (!result.isOk()) {
+            emit(assertion_event(stats));
+        }
+    }
+
     [[nodiscard]] json assertion_event(const Catch::AssertionStats& stats) const {
         const Catch::AssertionResult& result = stats.assertionResult;
         const std::string macro(result.getTestMacroName());
@@ -182,7 +284,7 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
                 {"macro", macro},
                 {"expr", has_expr ? result.getExpression() : std::string()},
                 {"expanded", has_expr ? result.getExpandedExpression() : std::string()},
-                {"message", result.getMessage()},
+                {"message", std::string(result.getMessage())},
                 {"messages", messages},
                 {"file", std::string(result.getSourceInfo().file)},
                 {"line", result.getSourceInfo().line},
@@ -197,8 +299,13 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
             write_events(line);
             return;
         }
-        stream << line;
-        stream.flush();
+#if TL_CATCH2_MAJOR >= 3
+        std::ostream& out = m_stream;
+#else
+        std::ostream& out = stream;
+#endif
+        out << line;
+        out.flush();
     }
 
     std::optional<std::string> skip_reason_;
@@ -212,37 +319,42 @@ class TorchlingsReporter : public Catch::StreamingReporterBase<TorchlingsReporte
 
 CATCH_REGISTER_REPORTER("torchlings", TorchlingsReporter)
 
-/// Writes one line per test case that a run without arguments runs: `gpu` or `any`, a tab, the
-/// case's name. A case is `gpu` when it carries the tag [gpu]. The CTest registration
-/// (cmake/TorchlingsDiscoverTests.cmake) reads it, one start of the program instead of two
-/// `--list-test-names-only` listings.
-int list_cases_for_ctest(Catch::Session& session) {
-    int listed = 0;
-    for (const Catch::TestCase& test_case : Catch::getAllTestCasesSorted(session.config())) {
-        if (test_case.isHidden()) {
+/// Writes one line per test case that a run without arguments runs, in the order it runs them:
+/// `gpu` or `any`, a tab, the case's name. A case is `gpu` when it carries the tag [gpu]. The
+/// CTest registration (cmake/TorchlingsDiscoverTests.cmake) and the runner read it: one start of
+/// the program, and the same listing whichever Catch2 the program was built with.
+void list_cases_for_ctest(Catch::Session& session) {
+    for (const auto& test_case : Catch::getAllTestCasesSorted(session.config())) {
+        const Catch::TestCaseInfo& info = test_case.getTestCaseInfo();
+        if (info.isHidden()) {
             continue;
         }
-        const auto& tags = test_case.getTestCaseInfo().lcaseTags;
-        const bool gpu = std::find(tags.begin(), tags.end(), "gpu") != tags.end();
-        Catch::cout() << (gpu ? "gpu\t" : "any\t") << test_case.getTestCaseInfo().name << "\n";
-        ++listed;
+        Catch::cout() << (has_tag(info, "gpu") ? "gpu\t" : "any\t") << info.name << "\n";
     }
     Catch::cout() << std::flush;
-    return listed;
 }
 
-/// Catch2's own runner with one more option (--list-cases-for-ctest, above); only the reporter
-/// above is added, and the events pipe is closed as soon as the tests end.
+/// Catch2's own runner with one more option (--list-cases-for-ctest, above) and the exit rules
+/// of the file comment; only the reporter above is added, and the events pipe is closed as soon
+/// as the tests end.
 int main(int argc, char* argv[]) {
     take_events_fd();
     Catch::Session session;
     bool list_for_ctest = false;
-    session.cli(session.cli() | Catch::clara::Opt(list_for_ctest)["--list-cases-for-ctest"](
-                                    "list each case as gpu|any, a tab and its name (for CTest)"));
-    int failures = session.applyCommandLine(argc, argv);
+    session.cli(session.cli() |
+                cli::Opt(list_for_ctest)["--list-cases-for-ctest"](
+                    "list each case as gpu|any, a tab and its name (for CTest and the runner)"));
+    int failures = session.applyCommandLine(argc, argv) == 0 ? 0 : 1;
     if (failures == 0) {
-        // Like Catch2's own listings, the exit code is the number of cases listed.
-        failures = list_for_ctest ? list_cases_for_ctest(session) : session.run();
+        use_course_exit_rules(session.configData());
+        if (list_for_ctest) {
+            list_cases_for_ctest(session);
+        } else if (is_listing(session.configData())) {
+            failures = session.run();  // as Catch2's own catch_discover_tests expects it
+        } else {
+            // v2 exits with the number of failed assertions, v3.7 with 42, ...: one code for all.
+            failures = session.run() == 0 ? 0 : 1;
+        }
     }
     if (g_events_fd >= 0) {
         ::close(g_events_fd);

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-using Catch::Matchers::Contains;
+using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
@@ -48,7 +48,7 @@ TEST_CASE("strings LibTorch rejects are invalid arguments", "[task_1]") {
 }
 
 TEST_CASE("the invalid argument quotes the text", "[task_1]") {
-    CHECK_THROWS_WITH(ex::parse_device_checked("cuda:abc", 8), Contains("cuda:abc"));
+    CHECK_THROWS_WITH(ex::parse_device_checked("cuda:abc", 8), ContainsSubstring("cuda:abc"));
 }
 
 TEST_CASE("device types other than cpu and cuda are invalid arguments", "[task_1]") {
@@ -71,8 +71,8 @@ TEST_CASE("the out of range error names the device and the GPU count", "[task_2]
     const std::string message = out_of_range_message("cuda:7", 2);
     INFO("message: " << message);
     REQUIRE_FALSE(message.empty());
-    CHECK_THAT(message, Contains("cuda:7"));
-    CHECK_THAT(message, Contains("2"));
+    CHECK_THAT(message, ContainsSubstring("cuda:7"));
+    CHECK_THAT(message, ContainsSubstring("2"));
 }
 
 TEST_CASE("indices too large for an 8-bit DeviceIndex are out of range", "[task_3]") {

@@ -33,7 +33,7 @@ TEST_CASE("the total has the sum and no graph", "[task_1]") {
     CHECK_FALSE(total.grad_fn());
     CHECK(total.dim() == 0);
     CHECK(total.scalar_type() == torch::kFloat);
-    CHECK(total.item<double>() == Approx(expected).epsilon(1e-6));
+    CHECK(total.item<double>() == Catch::Approx(expected).epsilon(1e-6));
 }
 
 TEST_CASE("the loss can still be backpropagated after add", "[task_1]") {
@@ -70,7 +70,7 @@ TEST_CASE("the mean is the total over the count", "[task_2]") {
     meter.add(torch::tensor(1.0f));
     meter.add(torch::tensor({2.0f}));  // one element, one dimension: allowed
     meter.add(torch::tensor(6.0f));
-    CHECK(meter.mean() == Approx(3.0));
+    CHECK(meter.mean() == Catch::Approx(3.0));
     TL_CHECK_TENSOR_CLOSE(meter.total(), torch::tensor(9.0f));
 }
 

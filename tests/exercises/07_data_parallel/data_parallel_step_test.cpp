@@ -63,7 +63,7 @@ TEST_CASE("one shard is plain SGD", "[task_1]") {
     torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
     const auto p = make_problem(8, 1);
     const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(1));
-    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
     check_same_parameters(model, expected);
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("N uneven shards give the parameters of one whole-batch step", "[task_
         torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
         const auto p = make_problem(10, 2);
         const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(n));
-        CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+        CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
         check_same_parameters(model, expected);
     }
 }
@@ -91,7 +91,7 @@ TEST_CASE("training for several steps stays on the single-device path", "[task_2
         INFO("step " << step);
         const auto p = make_problem(13, 100 + step);
         const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(4));
-        CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+        CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
     }
     check_same_parameters(model, expected);
 }
@@ -103,7 +103,7 @@ TEST_CASE("more devices than rows still matches", "[task_2]") {
     torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
     const auto p = make_problem(3, 4);
     const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(5));
-    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
     check_same_parameters(model, expected);
 }
 
@@ -188,7 +188,7 @@ TEST_CASE("shards on the GPU match the CPU reference", "[gpu][task_2]") {
     }
     devices.emplace_back(c10::kCPU);
     const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, devices);
-    CHECK(loss == Approx(reference_step(expected, reference, p)).epsilon(1e-4));
+    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-4));
     for (const auto& item : expected->named_parameters()) {
         INFO("parameter " << item.key());
         TL_CHECK_TENSOR_CLOSE(*model->named_parameters().find(item.key()), item.value(),

@@ -148,7 +148,7 @@ TEST_CASE("two steps match the same steps done by hand", "[task_2]") {
         const double loss = ex::autocast_sgd_step(
             {r.w, r.b}, [&] { return r.loss(); }, 0.05, c10::DeviceType::CPU, torch::kBFloat16);
         const double expected = reference_step(r.x, r.y, w, b, 0.05);
-        CHECK(loss == Approx(expected).epsilon(1e-6));
+        CHECK(loss == Catch::Approx(expected).epsilon(1e-6));
         TL_CHECK_TENSOR_CLOSE(r.w.detach(), w.detach());
         TL_CHECK_TENSOR_CLOSE(r.b.detach(), b.detach());
     }

@@ -30,11 +30,11 @@ torch::Tensor squared_error(const torch::Tensor& w, const torch::Tensor& target)
 
 TEST_CASE("scale() multiplies the loss by the current scale", "[task_1]") {
     const ex::LossScaler scaler(kCpu, options(1024.0));
-    CHECK(scaler.current_scale() == Approx(1024.0));
+    CHECK(scaler.current_scale() == Catch::Approx(1024.0));
     CHECK(scaler.good_steps() == 0);
     const auto scaled = scaler.scale(torch::tensor(3.0F));
-    CHECK(scaled.item<double>() == Approx(3072.0));
-    CHECK(ex::LossScaler(kCpu).current_scale() == Approx(65536.0));
+    CHECK(scaled.item<double>() == Catch::Approx(3072.0));
+    CHECK(ex::LossScaler(kCpu).current_scale() == Catch::Approx(65536.0));
 }
 
 TEST_CASE("unscale_() divides each gradient in place and reports them finite", "[task_1]") {
@@ -62,18 +62,18 @@ TEST_CASE("update() backs off after an overflow and grows after growth_interval 
         REQUIRE(scaler.unscale_(finite()));
         scaler.update();
         CHECK(scaler.good_steps() == step);
-        CHECK(scaler.current_scale() == Approx(1024.0));
+        CHECK(scaler.current_scale() == Catch::Approx(1024.0));
     }
     REQUIRE(scaler.unscale_(finite()));
     scaler.update();
-    CHECK(scaler.current_scale() == Approx(2048.0));
+    CHECK(scaler.current_scale() == Catch::Approx(2048.0));
     CHECK(scaler.good_steps() == 0);
     REQUIRE(scaler.unscale_(finite()));
     scaler.update();
     CHECK(scaler.good_steps() == 1);
     REQUIRE_FALSE(scaler.unscale_({torch::tensor({std::numeric_limits<float>::infinity()})}));
     scaler.update();
-    CHECK(scaler.current_scale() == Approx(1024.0));
+    CHECK(scaler.current_scale() == Catch::Approx(1024.0));
     CHECK(scaler.good_steps() == 0);
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("an overflowing step is skipped, and the scale backs off", "[task_2]")
     CHECK_FALSE(taken);
     INFO("a skipped step leaves the parameters as they were");
     TL_CHECK_TENSOR_CLOSE(w.detach(), torch::ones({2}));
-    CHECK(scaler.current_scale() == Approx(32768.0));
+    CHECK(scaler.current_scale() == Catch::Approx(32768.0));
     CHECK(scaler.good_steps() == 0);
 }
 
@@ -134,8 +134,8 @@ TEST_CASE("scaling keeps a float16 gradient that would otherwise round to zero",
     const auto w = torch::ones({1}).requires_grad_(true);
     REQUIRE(ex::scaled_sgd_step(
         {w}, [&] { return loss_of(w); }, 1e6, scaler));
-    CHECK(w.grad().item<double>() == Approx(1e-8).epsilon(0.01));
-    CHECK(w.item<double>() == Approx(1.0 - 1e6 * 1e-8).epsilon(1e-4));
+    CHECK(w.grad().item<double>() == Catch::Approx(1e-8).epsilon(0.01));
+    CHECK(w.item<double>() == Catch::Approx(1.0 - 1e6 * 1e-8).epsilon(1e-4));
 }
 
 TEST_CASE("no parameters or a bad learning rate are errors", "[task_2]") {

@@ -2,7 +2,7 @@
 /// @brief Tests of exercise speedup_table, built against the learner's file and the solution.
 #include "speedup_table.h"
 
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <cmath>
 #include <limits>
@@ -12,33 +12,33 @@ using ex::Measurement;
 
 TEST_CASE("a matrix product of n x n does 2 n^3 FLOPs and moves three matrices", "[task_1]") {
     const auto cost = ex::matmul_cost(1024, 4);
-    CHECK(cost.flops == Approx(2.0 * 1024 * 1024 * 1024));
-    CHECK(cost.bytes == Approx(3.0 * 1024 * 1024 * 4));
+    CHECK(cost.flops == Catch::Approx(2.0 * 1024 * 1024 * 1024));
+    CHECK(cost.bytes == Catch::Approx(3.0 * 1024 * 1024 * 4));
     const auto half = ex::matmul_cost(64, 2);
-    CHECK(half.flops == Approx(2.0 * 64 * 64 * 64));
-    CHECK(half.bytes == Approx(3.0 * 64 * 64 * 2));
+    CHECK(half.flops == Catch::Approx(2.0 * 64 * 64 * 64));
+    CHECK(half.bytes == Catch::Approx(3.0 * 64 * 64 * 2));
 }
 
 TEST_CASE("an elementwise add does one FLOP per element and moves three vectors", "[task_1]") {
     const auto cost = ex::add_cost(1000, 4);
-    CHECK(cost.flops == Approx(1000.0));
-    CHECK(cost.bytes == Approx(12000.0));
-    CHECK(ex::add_cost(10, 8).bytes == Approx(240.0));
+    CHECK(cost.flops == Catch::Approx(1000.0));
+    CHECK(cost.bytes == Catch::Approx(12000.0));
+    CHECK(ex::add_cost(10, 8).bytes == Catch::Approx(240.0));
 }
 
 TEST_CASE("intensity: an add stays memory-bound, a matmul grows with n", "[task_1]") {
-    CHECK(ex::arithmetic_intensity(ex::add_cost(1 << 20, 4)) == Approx(1.0 / 12.0));
+    CHECK(ex::arithmetic_intensity(ex::add_cost(1 << 20, 4)) == Catch::Approx(1.0 / 12.0));
     // 2 n^3 / (12 n^2) = n / 6 for float32.
-    CHECK(ex::arithmetic_intensity(ex::matmul_cost(600, 4)) == Approx(100.0));
-    CHECK(ex::arithmetic_intensity(ex::matmul_cost(60, 4)) == Approx(10.0));
+    CHECK(ex::arithmetic_intensity(ex::matmul_cost(600, 4)) == Catch::Approx(100.0));
+    CHECK(ex::arithmetic_intensity(ex::matmul_cost(60, 4)) == Catch::Approx(10.0));
 }
 
 TEST_CASE("the roofline is the lower of the bandwidth roof and the compute roof", "[task_1]") {
     // A device with 1000 GFLOP/s and 100 GB/s: the ridge is at 10 FLOP/byte.
-    CHECK(ex::roofline_gflops(1.0 / 12.0, 1000.0, 100.0) == Approx(100.0 / 12.0));
-    CHECK(ex::roofline_gflops(5.0, 1000.0, 100.0) == Approx(500.0));
-    CHECK(ex::roofline_gflops(10.0, 1000.0, 100.0) == Approx(1000.0));
-    CHECK(ex::roofline_gflops(100.0, 1000.0, 100.0) == Approx(1000.0));
+    CHECK(ex::roofline_gflops(1.0 / 12.0, 1000.0, 100.0) == Catch::Approx(100.0 / 12.0));
+    CHECK(ex::roofline_gflops(5.0, 1000.0, 100.0) == Catch::Approx(500.0));
+    CHECK(ex::roofline_gflops(10.0, 1000.0, 100.0) == Catch::Approx(1000.0));
+    CHECK(ex::roofline_gflops(100.0, 1000.0, 100.0) == Catch::Approx(1000.0));
 }
 
 TEST_CASE("bad sizes and roofs are errors", "[task_1]") {
@@ -60,13 +60,13 @@ TEST_CASE("speedup is CPU time over device time, and names the faster one", "[ta
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].op == "matmul");
     CHECK(rows[0].size == 64);
-    CHECK(rows[0].cpu_ms == Approx(0.05));
-    CHECK(rows[0].device_ms == Approx(0.10));
+    CHECK(rows[0].cpu_ms == Catch::Approx(0.05));
+    CHECK(rows[0].device_ms == Catch::Approx(0.10));
     INFO("speedup = cpu_ms / device_ms: below 1 the CPU wins");
-    CHECK(rows[0].speedup == Approx(0.5));
+    CHECK(rows[0].speedup == Catch::Approx(0.5));
     CHECK(rows[0].faster == "cpu");
     CHECK(rows[1].size == 4096);
-    CHECK(rows[1].speedup == Approx(500.0));
+    CHECK(rows[1].speedup == Catch::Approx(500.0));
     CHECK(rows[1].faster == "cuda");
 }
 
@@ -79,16 +79,16 @@ TEST_CASE("rows are sorted by op, then numerically by size, whatever the input o
     REQUIRE(rows.size() == 4);
     CHECK(rows[0].op == "add");
     CHECK(rows[0].size == 9000);
-    CHECK(rows[0].speedup == Approx(0.4));
+    CHECK(rows[0].speedup == Catch::Approx(0.4));
     CHECK(rows[1].op == "add");
     CHECK(rows[1].size == 100000);
-    CHECK(rows[1].speedup == Approx(2.0));
+    CHECK(rows[1].speedup == Catch::Approx(2.0));
     CHECK(rows[2].op == "matmul");
     CHECK(rows[2].size == 256);
-    CHECK(rows[2].speedup == Approx(2.0));
+    CHECK(rows[2].speedup == Catch::Approx(2.0));
     CHECK(rows[3].op == "matmul");
     CHECK(rows[3].size == 1024);
-    CHECK(rows[3].speedup == Approx(8.0));
+    CHECK(rows[3].speedup == Catch::Approx(8.0));
 }
 
 TEST_CASE("the same size of two ops are two rows, each with its own times", "[task_2]") {
@@ -99,10 +99,10 @@ TEST_CASE("the same size of two ops are two rows, each with its own times", "[ta
     const auto rows = ex::speedup_table(m, "mps");
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].op == "add");
-    CHECK(rows[0].speedup == Approx(0.5));
+    CHECK(rows[0].speedup == Catch::Approx(0.5));
     CHECK(rows[0].faster == "cpu");
     CHECK(rows[1].op == "matmul");
-    CHECK(rows[1].speedup == Approx(10.0));
+    CHECK(rows[1].speedup == Catch::Approx(10.0));
     CHECK(rows[1].faster == "mps");
 }
 
@@ -111,8 +111,8 @@ TEST_CASE("measurements on other devices are ignored", "[task_2]") {
         {"add", 8, "cpu", 1.0}, {"add", 8, "cuda:1", 0.25}, {"add", 8, "cuda", 0.5}};
     const auto rows = ex::speedup_table(m, "cuda");
     REQUIRE(rows.size() == 1);
-    CHECK(rows[0].device_ms == Approx(0.5));
-    CHECK(rows[0].speedup == Approx(2.0));
+    CHECK(rows[0].device_ms == Catch::Approx(0.5));
+    CHECK(rows[0].speedup == Catch::Approx(2.0));
 }
 
 TEST_CASE("missing, repeated or impossible measurements are errors", "[task_2]") {

@@ -7,7 +7,7 @@
 /// machine.
 #include "time_with_warmup.h"
 
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <stdexcept>
 #include <vector>
@@ -63,9 +63,9 @@ TEST_CASE("each sample is one whole run: its launch and its queued work", "[task
                        << " ms and then takes " << FakeDevice::kRunMs
                        << " ms on the device; a sample of only the launch means no synchronise "
                           "before the clock stopped)");
-        CHECK(timing.samples_ms[i] == Approx(kOneRun));
+        CHECK(timing.samples_ms[i] == Catch::Approx(kOneRun));
     }
-    CHECK(timing.median_ms == Approx(kOneRun));
+    CHECK(timing.median_ms == Catch::Approx(kOneRun));
 }
 
 TEST_CASE("the warm-up runs first, untimed, and absorbs the first call's one-time cost",
@@ -78,16 +78,16 @@ TEST_CASE("the warm-up runs first, untimed, and absorbs the first call's one-tim
                                                                << " ms, nor the warm-up's queued "
                                                                   "work (synchronise before the "
                                                                   "clock starts)");
-    CHECK(timing.samples_ms.front() == Approx(kOneRun));
+    CHECK(timing.samples_ms.front() == Catch::Approx(kOneRun));
 }
 
 TEST_CASE("without warm-up, the first sample shows the one-time cost", "[task_1]") {
     FakeDevice device;
     const auto timing = ex::time_with_warmup([&] { device.work(); }, device.hooks(), 0, 3);
     REQUIRE(timing.samples_ms.size() == 3);
-    CHECK(timing.samples_ms[0] == Approx(FakeDevice::kLaunchMs + FakeDevice::kFirstCallMs));
-    CHECK(timing.samples_ms[1] == Approx(kOneRun));
-    CHECK(timing.median_ms == Approx(kOneRun));
+    CHECK(timing.samples_ms[0] == Catch::Approx(FakeDevice::kLaunchMs + FakeDevice::kFirstCallMs));
+    CHECK(timing.samples_ms[1] == Catch::Approx(kOneRun));
+    CHECK(timing.median_ms == Catch::Approx(kOneRun));
 }
 
 TEST_CASE("the median ignores one slow run", "[task_1]") {
@@ -95,9 +95,9 @@ TEST_CASE("the median ignores one slow run", "[task_1]") {
     device.slow_runs = {{4, 60.0}};  // the third timed run (calls 0 and 1 are the warm-up)
     const auto timing = ex::time_with_warmup([&] { device.work(); }, device.hooks(), 2, 5);
     REQUIRE(timing.samples_ms.size() == 5);
-    CHECK(timing.samples_ms[2] == Approx(FakeDevice::kLaunchMs + 60.0));
+    CHECK(timing.samples_ms[2] == Catch::Approx(FakeDevice::kLaunchMs + 60.0));
     INFO("median of the samples, not their mean");
-    CHECK(timing.median_ms == Approx(kOneRun));
+    CHECK(timing.median_ms == Catch::Approx(kOneRun));
 }
 
 TEST_CASE("an even number of samples has the mean of the middle two as median", "[task_1]") {
@@ -106,7 +106,7 @@ TEST_CASE("an even number of samples has the mean of the middle two as median", 
     device.slow_runs.emplace_back(0, 4.0);               // and no first-call cost
     const auto timing = ex::time_with_warmup([&] { device.work(); }, device.hooks(), 0, 4);
     REQUIRE(timing.samples_ms.size() == 4);
-    CHECK(timing.median_ms == Approx(FakeDevice::kLaunchMs + 7.0));
+    CHECK(timing.median_ms == Catch::Approx(FakeDevice::kLaunchMs + 7.0));
 }
 
 TEST_CASE("the samples stay in the order they were taken", "[task_1]") {
@@ -114,9 +114,9 @@ TEST_CASE("the samples stay in the order they were taken", "[task_1]") {
     device.slow_runs = {{1, 9.0}, {2, 1.0}};
     const auto timing = ex::time_with_warmup([&] { device.work(); }, device.hooks(), 1, 3);
     REQUIRE(timing.samples_ms.size() == 3);
-    CHECK(timing.samples_ms[0] == Approx(FakeDevice::kLaunchMs + 9.0));
-    CHECK(timing.samples_ms[1] == Approx(FakeDevice::kLaunchMs + 1.0));
-    CHECK(timing.samples_ms[2] == Approx(kOneRun));
+    CHECK(timing.samples_ms[0] == Catch::Approx(FakeDevice::kLaunchMs + 9.0));
+    CHECK(timing.samples_ms[1] == Catch::Approx(FakeDevice::kLaunchMs + 1.0));
+    CHECK(timing.samples_ms[2] == Catch::Approx(kOneRun));
 }
 
 TEST_CASE("bad counts and missing functions are errors", "[task_1]") {

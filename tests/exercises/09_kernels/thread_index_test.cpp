@@ -74,7 +74,7 @@ TEST_CASE("blocks_needed rounds up", "[thread_index]") {
 
 TEST_CASE("blocks_needed rejects a negative n and an empty block", "[thread_index]") {
     CHECK_THROWS_AS(ex::blocks_needed(-1, kBlock), std::invalid_argument);
-    CHECK_THROWS_WITH(ex::blocks_needed(10, 0), Catch::Contains("0"));
+    CHECK_THROWS_WITH(ex::blocks_needed(10, 0), Catch::Matchers::ContainsSubstring("0"));
     CHECK_THROWS_AS(ex::blocks_needed(10, 0), std::invalid_argument);
 }
 

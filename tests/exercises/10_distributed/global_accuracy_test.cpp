@@ -5,7 +5,7 @@
 
 #include "ranks.h"
 
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <stdexcept>
 
@@ -24,15 +24,15 @@ std::vector<double> accuracy_of(const std::vector<std::pair<std::int64_t, std::i
 
 TEST_CASE("equal shards: the job's accuracy, on every rank", "[task_4]") {
     const auto accuracy = accuracy_of({{3, 4}, {1, 4}});
-    CHECK(accuracy[0] == Approx(0.5));
-    CHECK(accuracy[1] == Approx(0.5));
+    CHECK(accuracy[0] == Catch::Approx(0.5));
+    CHECK(accuracy[1] == Catch::Approx(0.5));
 }
 
 TEST_CASE("unequal shards count every sample once, not every rank once", "[task_4]") {
     // 9 of 10 right on rank 0, 0 of 30 on rank 1: 9 of 40, not the mean of 90% and 0%.
     const auto accuracy = accuracy_of({{9, 10}, {0, 30}, {1, 10}});
     for (const double a : accuracy) {
-        CHECK(a == Approx(10.0 / 50.0));
+        CHECK(a == Catch::Approx(10.0 / 50.0));
     }
 }
 

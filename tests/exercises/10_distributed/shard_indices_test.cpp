@@ -2,7 +2,7 @@
 /// @brief Tests of exercise shard_indices, built against the learner's file and the solution.
 #include "shard_indices.h"
 
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <algorithm>
 #include <set>

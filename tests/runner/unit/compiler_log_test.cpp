@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of picking the compiler error to show from gcc, nvcc and linker logs.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include "tl_runner/compiler_log.h"
 
@@ -133,7 +133,8 @@ collect2: error: ld returned 1 exit status
     REQUIRE(error);
     CHECK_FALSE(error->in_learner_file);
     CHECK(error->file.empty());
-    CHECK_THAT(error->message, Catch::Contains("undefined reference to `fx_add(int, int)'"));
+    CHECK_THAT(error->message,
+               Catch::Matchers::ContainsSubstring("undefined reference to `fx_add(int, int)'"));
 
     // mold and lld print the same shape: the symbol, then where it is referenced.
     for (const std::string linker : {"mold", "ld.lld"}) {
@@ -163,5 +164,5 @@ TEST_CASE("context is capped and a log without errors gives nothing") {
     const auto cmake_error =
         first("CMake Error at CMakeLists.txt:3 (add_executable):\n  Cannot find source file\n");
     REQUIRE(cmake_error);
-    CHECK_THAT(cmake_error->headline, Catch::StartsWith("CMake Error"));
+    CHECK_THAT(cmake_error->headline, Catch::Matchers::StartsWith("CMake Error"));
 }

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of course loading (lesson titles, info.md), its errors, and name resolution.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include "temp_dir.h"
 #include "tl_runner/course.h"
@@ -8,7 +8,7 @@
 #include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
-using Catch::Contains;
+using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
@@ -102,30 +102,33 @@ TEST_CASE("hints are Markdown sections of several lines, code blocks included") 
 TEST_CASE("a folder without lessons says what was expected") {
     const tl::testing::TempDir dir;
     REQUIRE_THROWS_AS(tl::Course::load(dir.path()), tl::EnvironmentError);
-    REQUIRE_THROWS_WITH(tl::Course::load(dir.path()),
-                        Contains("has no lessons") && Contains("lessons/NN_topic/"));
+    REQUIRE_THROWS_WITH(tl::Course::load(dir.path()), ContainsSubstring("has no lessons") &&
+                                                          ContainsSubstring("lessons/NN_topic/"));
     dir.write("lessons/01_x/README.md", "# Lesson 1 wrong\n");
     REQUIRE_THROWS_WITH(tl::Course::load(dir.path()),
-                        Contains("lessons/01_x/README.md:1: expected \"# Lesson 01"));
+                        ContainsSubstring("lessons/01_x/README.md:1: expected \"# Lesson 01"));
 }
 
 TEST_CASE("metadata errors name the file, the line and what was expected") {
-    CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "timeout_s: twelve")),
-                      Contains("exercises/01_availability/info.md:5: \"timeout_s:\" expected a "
-                               "positive whole number of seconds, got \"twelve\""));
+    CHECK_THROWS_WITH(
+        parse1(with("timeout_s: 12", "timeout_s: twelve")),
+        ContainsSubstring("exercises/01_availability/info.md:5: \"timeout_s:\" expected a "
+                          "positive whole number of seconds, got \"twelve\""));
     CHECK_THROWS_WITH(parse1(with("## parse_device: Parse", "## parse_device")),
-                      Contains("info.md:24: expected \"## id: title\""));
-    CHECK_THROWS_WITH(parse1(with("## parse_device", "## Parse-Device")),
-                      Contains("expected \"## id: title\" with an id of lowercase letters"));
+                      ContainsSubstring("info.md:24: expected \"## id: title\""));
+    CHECK_THROWS_WITH(
+        parse1(with("## parse_device", "## Parse-Device")),
+        ContainsSubstring("expected \"## id: title\" with an id of lowercase letters"));
     CHECK_THROWS_WITH(parse1(with("### Hint\n\nh1", "### Tip\n\nh1")),
-                      Contains(":8: expected \"### Hint\""));
-    CHECK_THROWS_WITH(parse1(with("given: compiles", "gven: compiles")),
-                      Contains("expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
-                               "section below \"## choose_device\", got \"gven: compiles\""));
+                      ContainsSubstring(":8: expected \"### Hint\""));
+    CHECK_THROWS_WITH(
+        parse1(with("given: compiles", "gven: compiles")),
+        ContainsSubstring("expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
+                          "section below \"## choose_device\", got \"gven: compiles\""));
     CHECK_THROWS_WITH(parse1(with("```\n\n### Hint\nh3", "\n\n### Hint\nh3")),
-                      Contains("a code block (```) is not closed"));
+                      ContainsSubstring("a code block (```) is not closed"));
     CHECK_THROWS_WITH(course_of(with("## parse_device", "## device_index")),
-                      Contains("\"device_index\" is declared twice"));
+                      ContainsSubstring("\"device_index\" is declared twice"));
 }
 
 TEST_CASE("an id, a lesson number or a lesson folder resolves to exercises") {
@@ -143,14 +146,15 @@ TEST_CASE("an unknown name lists the valid ids and suggests the closest") {
     const tl::Course course = course_of(kInfo1);
     REQUIRE_THROWS_AS(course.resolve("chose_device"), tl::UsageError);
     CHECK_THROWS_WITH(course.resolve("chose_device"),
-                      Contains("no exercise or lesson called \"chose_device\"") &&
-                          Contains("Did you mean: choose_device?") &&
-                          Contains("01  choose_device parse_device") &&
-                          Contains("02  device_index"));
-    CHECK_THROWS_WITH(course.resolve_exercise("01"), Contains("\"01\" is a lesson"));
+                      ContainsSubstring("no exercise or lesson called \"chose_device\"") &&
+                          ContainsSubstring("Did you mean: choose_device?") &&
+                          ContainsSubstring("01  choose_device parse_device") &&
+                          ContainsSubstring("02  device_index"));
+    CHECK_THROWS_WITH(course.resolve_exercise("01"), ContainsSubstring("\"01\" is a lesson"));
     CHECK_THROWS_WITH(course.resolve_lesson("42"),
-                      Contains("There is no lesson \"42\"") && Contains("01  Availability checks"));
-    CHECK_THROWS_WITH(course.resolve("zzzzzzzz"), !Contains("Did you mean"));
+                      ContainsSubstring("There is no lesson \"42\"") &&
+                          ContainsSubstring("01  Availability checks"));
+    CHECK_THROWS_WITH(course.resolve("zzzzzzzz"), !ContainsSubstring("Did you mean"));
 }
 
 TEST_CASE("closest_matches ranks typos and fragments") {
@@ -252,38 +256,41 @@ TEST_CASE("a translation with the same structure gives titles and hints only") {
 TEST_CASE("a translation that differs from info.md in structure is a course error") {
     const std::string ko = "exercises/01_availability/info.ko.md:";
     // The rule, said with every such error.
-    const auto translation_of = Contains("is a translation of exercises/01_availability/info.md");
-    const auto same_order = Contains("the same \"## id: ...\" headings in the same order");
+    const auto translation_of =
+        ContainsSubstring("is a translation of exercises/01_availability/info.md");
+    const auto same_order = ContainsSubstring("the same \"## id: ...\" headings in the same order");
     // Another order.
     const std::string swapped = "## parse_device: 해석하기\n\n## choose_device: 고르기\n";
     CHECK_THROWS_AS(translate1(swapped), tl::EnvironmentError);
     CHECK_THROWS_WITH(translate1(swapped),
-                      Contains(ko + "1: expected \"## choose_device: ...\" (exercise 1 of "
-                                    "exercises/01_availability/info.md, line 3), got \"## "
-                                    "parse_device\"") &&
+                      ContainsSubstring(ko + "1: expected \"## choose_device: ...\" (exercise 1 of "
+                                             "exercises/01_availability/info.md, line 3), got \"## "
+                                             "parse_device\"") &&
                           translation_of && same_order);
     // An exercise missing at the end, and one too many.
-    CHECK_THROWS_WITH(translate1(ko_with("\n## parse_device: 해석하기\n", "\n")),
-                      Contains(ko + "18: ends without \"## parse_device: ...\", which "
-                                    "exercises/01_availability/info.md declares (line 24)") &&
-                          translation_of && same_order);
+    CHECK_THROWS_WITH(
+        translate1(ko_with("\n## parse_device: 해석하기\n", "\n")),
+        ContainsSubstring(ko + "18: ends without \"## parse_device: ...\", which "
+                               "exercises/01_availability/info.md declares (line 24)") &&
+            translation_of && same_order);
     CHECK_THROWS_WITH(translate1(std::string(kInfo1Ko) + "\n## extra_one: 하나 더\n"),
-                      Contains(ko + "21: declares \"## extra_one\", which "
-                                    "exercises/01_availability/info.md does not declare"));
+                      ContainsSubstring(ko + "21: declares \"## extra_one\", which "
+                                             "exercises/01_availability/info.md does not declare"));
     // One hint fewer.
     CHECK_THROWS_WITH(translate1(ko_with("### Hint\n힌트 3\n", "")),
-                      Contains(ko + "3: \"## choose_device\" has 2 \"### Hint\" sections, "
-                                    "exercises/01_availability/info.md has 3") &&
+                      ContainsSubstring(ko + "3: \"## choose_device\" has 2 \"### Hint\" sections, "
+                                             "exercises/01_availability/info.md has 3") &&
                           translation_of && same_order);
     // Another time limit, a given case missing.
-    CHECK_THROWS_WITH(translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
-                      Contains(ko + "3: \"## choose_device\" has other timeout_s: or given: "
-                                    "lines than exercises/01_availability/info.md"));
+    CHECK_THROWS_WITH(
+        translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
+        ContainsSubstring(ko + "3: \"## choose_device\" has other timeout_s: or given: "
+                               "lines than exercises/01_availability/info.md"));
     CHECK_THROWS_WITH(translate1(ko_with("given: compiles\n", "")),
-                      Contains("has other timeout_s: or given: lines"));
+                      ContainsSubstring("has other timeout_s: or given: lines"));
     // Its own syntax errors name the translation.
     CHECK_THROWS_WITH(translate1(ko_with("### Hint\n\n힌트 1", "### 힌트\n\n힌트 1")),
-                      Contains(ko + "8: expected \"### Hint\""));
+                      ContainsSubstring(ko + "8: expected \"### Hint\""));
 }
 
 TEST_CASE("Course::load in Korean: lessons without a translation stay English, mismatches stop") {
@@ -308,21 +315,23 @@ TEST_CASE("Course::load in Korean: lessons without a translation stay English, m
     dir.write("lessons/01_availability/README.ko.md",
               "[English](README.md) · 한국어\n\n# 가용성\n");
     CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
-                      Contains("lessons/01_availability/README.ko.md:3: expected"));
+                      ContainsSubstring("lessons/01_availability/README.ko.md:3: expected"));
     // A README.ko.md may keep the English word, but needs the lesson's number and a title.
     dir.write("lessons/01_availability/README.ko.md", "# Lesson 01 — 가용성 확인\n");
     CHECK(tl::Course::load(dir.path(), tl::Language::kKorean).lessons()[0].title == "가용성 확인");
     dir.write("lessons/01_availability/README.ko.md", "# 가용성 확인\n");
-    CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
-                      Contains("lessons/01_availability/README.ko.md:1: expected \"# Lesson 01 "
-                               "\u2014 Title\" or \"# 강의 01 \u2014 Title\""));
+    CHECK_THROWS_WITH(
+        tl::Course::load(dir.path(), tl::Language::kKorean),
+        ContainsSubstring("lessons/01_availability/README.ko.md:1: expected \"# Lesson 01 "
+                          "\u2014 Title\" or \"# 강의 01 \u2014 Title\""));
     CHECK(tl::Course::load(dir.path()).lessons()[0].title == "Availability checks");
 
     // A translation that drifted stops the Korean course, never the English one.
     dir.write("lessons/01_availability/README.ko.md", "# 강의 01 — 가용성 확인\n");
     dir.write("exercises/02_devices/info.ko.md", "## device_index: 번호\n");
-    CHECK_THROWS_WITH(tl::Course::load(dir.path(), tl::Language::kKorean),
-                      Contains("exercises/02_devices/info.ko.md:1: \"## device_index\" has 0 "
-                               "\"### Hint\" sections, exercises/02_devices/info.md has 1"));
+    CHECK_THROWS_WITH(
+        tl::Course::load(dir.path(), tl::Language::kKorean),
+        ContainsSubstring("exercises/02_devices/info.ko.md:1: \"## device_index\" has 0 "
+                          "\"### Hint\" sections, exercises/02_devices/info.md has 1"));
     CHECK(tl::Course::load(dir.path()).find_exercise("device_index")->title == "Index");
 }

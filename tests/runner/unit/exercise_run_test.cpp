@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of classifying a test program's run and of the stub check's rules.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <csignal>
 
@@ -95,13 +95,14 @@ TEST_CASE("stub check: every case must fail by assertion, exception or TODO") {
 
     const auto passes = program_run(finished_run({make_case("a", tl::CaseStatus::kPassed)}));
     REQUIRE(tl::stub_problems(exercise, passes).size() == 1);
-    CHECK_THAT(tl::stub_problems(exercise, passes)[0], Catch::Contains("\"a\" passes on the stub"));
+    CHECK_THAT(tl::stub_problems(exercise, passes)[0],
+               Catch::Matchers::ContainsSubstring("\"a\" passes on the stub"));
 
     exercise.given_tests = {"a"};
     CHECK(tl::stub_problems(exercise, passes).empty());
     exercise.given_tests = {"a", "ghost"};
     CHECK_THAT(tl::stub_problems(exercise, passes).at(0),
-               Catch::Contains("\"ghost\", which is not a test case"));
+               Catch::Matchers::ContainsSubstring("\"ghost\", which is not a test case"));
 }
 
 TEST_CASE("stub check: crashing, hanging or running nothing is never a proper failure") {
@@ -112,17 +113,18 @@ TEST_CASE("stub check: crashing, hanging or running nothing is never a proper fa
     tl::TestRun cut = finished_run({make_case("boom", tl::CaseStatus::kUnfinished)});
     cut.finished = false;
     CHECK_THAT(tl::stub_problems(exercise, program_run(cut, crashed)).at(0),
-               Catch::Contains("not by crashing: SIGABRT (in \"boom\")"));
+               Catch::Matchers::ContainsSubstring("not by crashing: SIGABRT (in \"boom\")"));
 
     tl::ProcessResult stopped;
     stopped.timed_out = true;
     CHECK_THAT(tl::stub_problems(exercise, program_run(cut, stopped)).at(0),
-               Catch::Contains("not by hanging: stopped after 2 s"));
+               Catch::Matchers::ContainsSubstring("not by hanging: stopped after 2 s"));
 
     CHECK_THAT(tl::stub_problems(exercise, program_run(finished_run({}))).at(0),
-               Catch::Contains("no test cases"));
+               Catch::Matchers::ContainsSubstring("no test cases"));
 
     const auto caught = program_run(
         finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kCrash})}));
-    CHECK_THAT(tl::stub_problems(exercise, caught).at(0), Catch::Contains("not by crashing"));
+    CHECK_THAT(tl::stub_problems(exercise, caught).at(0),
+               Catch::Matchers::ContainsSubstring("not by crashing"));
 }

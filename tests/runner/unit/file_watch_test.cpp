@@ -2,7 +2,7 @@
 /// @brief Unit tests of FileWatch: saves in place and by rename, other files, bursts of writes,
 /// polling (a save that keeps the bytes, an edit within one modification time), and the fall
 /// back to polling when the folder cannot be watched.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <poll.h>
 #include <chrono>

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of the hashes and the manifests built on them.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include "temp_dir.h"
 #include "tl_runner/errors.h"
@@ -50,10 +50,13 @@ TEST_CASE("a bad manifest is an error that says what was expected") {
         return std::string("no error");
     };
     CHECK_THAT(message_for("{oops"),
-               Catch::Contains("not valid JSON") && Catch::Contains("expected a JSON object"));
+               Catch::Matchers::ContainsSubstring("not valid JSON") &&
+                   Catch::Matchers::ContainsSubstring("expected a JSON object"));
     CHECK_THAT(message_for(R"({"format_version": 3, "files": {}})"),
-               Catch::Contains("format_version 3") && Catch::Contains("expected 1"));
-    CHECK_THAT(message_for(R"({"format_version": 1})"), Catch::Contains("no \"files\" object"));
+               Catch::Matchers::ContainsSubstring("format_version 3") &&
+                   Catch::Matchers::ContainsSubstring("expected 1"));
+    CHECK_THAT(message_for(R"({"format_version": 1})"),
+               Catch::Matchers::ContainsSubstring("no \"files\" object"));
     CHECK_THAT(message_for(R"({"format_version": 1, "files": {"a": 1}})"),
-               Catch::Contains("the hash of a is not a string"));
+               Catch::Matchers::ContainsSubstring("the hash of a is not a string"));
 }

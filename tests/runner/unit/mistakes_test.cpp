@@ -1,7 +1,7 @@
 /// @file
 /// @brief Unit tests of the catalogue of mistakes: reading a mistake's header, and judging a run
 /// of its test program.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <csignal>
 
@@ -66,8 +66,9 @@ TEST_CASE("mistake header: a title line, then the lines that explain it") {
 }
 
 TEST_CASE("mistake header: a file without it names the file and the expected line") {
-    CHECK_THROWS_WITH(tl::parse_mistake("#include \"x.h\"\n", "id", "s", "m/x.cpp"),
-                      Catch::Contains("m/x.cpp:1: expected \"// Mistake: <one-line title>\""));
+    CHECK_THROWS_WITH(
+        tl::parse_mistake("#include \"x.h\"\n", "id", "s", "m/x.cpp"),
+        Catch::Matchers::ContainsSubstring("m/x.cpp:1: expected \"// Mistake: <one-line title>\""));
     CHECK_THROWS_AS(tl::parse_mistake("// Mistake:   \n", "id", "s", "x.cpp"),
                     tl::EnvironmentError);
     CHECK_THROWS_AS(tl::parse_mistake("", "id", "s", "x.cpp"), tl::EnvironmentError);
@@ -87,16 +88,16 @@ TEST_CASE("a mistake that passes, skips everything or is seen only by a GPU is n
     const auto passes = program_run({make_case("a", tl::CaseStatus::kPassed)});
     const tl::MistakeVerdict passed = tl::judge_mistake(mistake(false), passes);
     CHECK(passed.outcome == tl::MistakeOutcome::kProblem);
-    CHECK_THAT(passed.problems.at(0), Catch::Contains("no test catches it"));
+    CHECK_THAT(passed.problems.at(0), Catch::Matchers::ContainsSubstring("no test catches it"));
 
     const auto skipped = program_run({make_case("g", tl::CaseStatus::kSkipped, true)});
     CHECK_THAT(tl::judge_mistake(mistake(false), skipped).problems.at(0),
-               Catch::Contains("every case was skipped"));
+               Catch::Matchers::ContainsSubstring("every case was skipped"));
 
     const auto gpu_fails = program_run(
         {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kFailed, true)});
     CHECK_THAT(tl::judge_mistake(mistake(false), gpu_fails).problems.at(0),
-               Catch::Contains("caught only by [gpu] cases (\"g\")"));
+               Catch::Matchers::ContainsSubstring("caught only by [gpu] cases (\"g\")"));
 }
 
 TEST_CASE("a mistake must fail by assertion, never by crashing or hanging") {
@@ -105,8 +106,9 @@ TEST_CASE("a mistake must fail by assertion, never by crashing or hanging") {
     auto run = program_run({make_case("a", tl::CaseStatus::kUnfinished)}, crashed);
     run.events.finished = false;
     run.verdict = tl::classify(run.process, run.events);
-    CHECK_THAT(tl::judge_mistake(mistake(false), run).problems.at(0),
-               Catch::Contains("a mistake must fail by assertion, not by crashing"));
+    CHECK_THAT(
+        tl::judge_mistake(mistake(false), run).problems.at(0),
+        Catch::Matchers::ContainsSubstring("a mistake must fail by assertion, not by crashing"));
 
     const auto caught_crash =
         program_run({make_case("a", tl::CaseStatus::kFailed, false, tl::FailureKind::kCrash)});
@@ -126,15 +128,15 @@ TEST_CASE("a GPU-only mistake: caught by a [gpu] case, skipped without a GPU") {
     const auto missed = program_run(
         {make_case("a", tl::CaseStatus::kPassed), make_case("g", tl::CaseStatus::kPassed, true)});
     CHECK_THAT(tl::judge_mistake(gpu_only, missed).problems.at(0),
-               Catch::Contains("no test catches it"));
+               Catch::Matchers::ContainsSubstring("no test catches it"));
 
     // Caught on the CPU after all: the header says otherwise, so the counts would be wrong.
     const auto on_cpu = program_run(
         {make_case("a", tl::CaseStatus::kFailed), make_case("g", tl::CaseStatus::kSkipped, true)});
     CHECK_THAT(tl::judge_mistake(gpu_only, on_cpu).problems.at(0),
-               Catch::Contains("caught without a GPU too"));
+               Catch::Matchers::ContainsSubstring("caught without a GPU too"));
 
     const auto no_gpu_case = program_run({make_case("a", tl::CaseStatus::kPassed)});
     CHECK_THAT(tl::judge_mistake(gpu_only, no_gpu_case).problems.at(0),
-               Catch::Contains("has no [gpu] case"));
+               Catch::Matchers::ContainsSubstring("has no [gpu] case"));
 }

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of running child processes: output, exit status, signals, time limits.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <csignal>
 
@@ -72,16 +72,16 @@ TEST_CASE("an output limit keeps the end of a flood of output") {
     CHECK(result.succeeded());
     CHECK(result.output_truncated);
     CHECK(result.output.size() == 1000);
-    CHECK_THAT(result.output, Catch::EndsWith("line 4999\n"));
+    CHECK_THAT(result.output, Catch::Matchers::EndsWith("line 4999\n"));
 }
 
 TEST_CASE("a program that does not exist is an environment error naming it") {
     REQUIRE_THROWS_AS(tl::run_process({{"tl-no-such-program"}, {}, tl::OutputMode::kCapture, {}}),
                       tl::EnvironmentError);
     REQUIRE_THROWS_WITH(tl::run_process({{"tl-no-such-program"}, {}, tl::OutputMode::kCapture, {}}),
-                        Catch::Contains("cannot run tl-no-such-program"));
+                        Catch::Matchers::ContainsSubstring("cannot run tl-no-such-program"));
     REQUIRE_THROWS_WITH(shell("true", {}, "/no/such/folder"),
-                        Catch::Contains("cannot enter /no/such/folder"));
+                        Catch::Matchers::ContainsSubstring("cannot enter /no/such/folder"));
 }
 
 TEST_CASE("signal names and meanings") {
@@ -91,7 +91,7 @@ TEST_CASE("signal names and meanings") {
     CHECK(tl::signal_name(SIGILL) == "SIGILL");
     CHECK(tl::signal_name(SIGKILL) == "SIGKILL");
     CHECK(tl::signal_name(99) == "signal 99");
-    CHECK_THAT(tl::signal_meaning(SIGSEGV), Catch::Contains("bad pointer"));
+    CHECK_THAT(tl::signal_meaning(SIGSEGV), Catch::Matchers::ContainsSubstring("bad pointer"));
     CHECK_FALSE(tl::signal_meaning(SIGUSR1).empty());
 }
 

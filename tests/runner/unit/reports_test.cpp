@@ -1,7 +1,7 @@
 /// @file
 /// @brief Unit tests of the machine-readable results of `check` (Exercism results.json v3,
 /// JUnit XML, GitHub Classroom), made from hand-built outcomes over the fixture course.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <csignal>
 #include <sstream>
@@ -367,28 +367,35 @@ TEST_CASE("junit: suites, counts, failures, errors, skips and the build") {
     CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"torchlings "
                     "check\" tests=\"7\" failures=\"1\" errors=\"2\" skipped=\"2\"",
                     0) == 0);
-    CHECK_THAT(xml, Catch::Contains("<testsuite name=\"fx_fail\" tests=\"2\" failures=\"1\" "
-                                    "errors=\"0\" skipped=\"0\" time=\"0.750\""));
-    CHECK_THAT(xml, Catch::Contains(
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "<testsuite name=\"fx_fail\" tests=\"2\" failures=\"1\" "
+                        "errors=\"0\" skipped=\"0\" time=\"0.750\""));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
                         "    <testcase name=\"adds different numbers\" classname=\"00.fx_fail\" "
                         "time=\"0.125\"/>\n"));
-    CHECK_THAT(xml, Catch::Contains("      <failure message=\"CHECK( fx_add(2, 2) == 4 ) with 5 "
-                                    "== 4\" type=\"assertion\">CHECK( fx_add(2, 2) == 4 )\n"
-                                    "with values:\n"));
-    CHECK_THAT(xml, Catch::Contains("    <testcase name=\"build\" classname=\"00.fx_compile_error\""
-                                    " time=\"0.000\">\n      <error message=\"exercises/"
-                                    "00_fixtures/fx_compile_error.cpp:3:43: error: &apos;"
-                                    "missing_value&apos; was not declared in this scope\" "
-                                    "type=\"build\">The build failed:\n"));
-    CHECK_THAT(xml, Catch::Contains("<error message=\"The test program crashed with SIGABRT\" "
-                                    "type=\"crash\">"));
-    CHECK_THAT(xml, Catch::Contains("    <testcase name=\"never runs\" classname=\"00.fx_crash\" "
-                                    "time=\"0.000\">\n      <skipped message=\"not run: the "
-                                    "program stopped early\"/>\n    </testcase>\n"));
-    CHECK_THAT(xml, Catch::Contains("<testsuite name=\"fx_skip\" tests=\"1\" failures=\"0\" "
-                                    "errors=\"0\" skipped=\"1\""));
-    CHECK_THAT(xml, Catch::Contains("<skipped message=\"needs a device this fixture never "
-                                    "has\"/>"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "      <failure message=\"CHECK( fx_add(2, 2) == 4 ) with 5 "
+                        "== 4\" type=\"assertion\">CHECK( fx_add(2, 2) == 4 )\n"
+                        "with values:\n"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "    <testcase name=\"build\" classname=\"00.fx_compile_error\""
+                        " time=\"0.000\">\n      <error message=\"exercises/"
+                        "00_fixtures/fx_compile_error.cpp:3:43: error: &apos;"
+                        "missing_value&apos; was not declared in this scope\" "
+                        "type=\"build\">The build failed:\n"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "<error message=\"The test program crashed with SIGABRT\" "
+                        "type=\"crash\">"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "    <testcase name=\"never runs\" classname=\"00.fx_crash\" "
+                        "time=\"0.000\">\n      <skipped message=\"not run: the "
+                        "program stopped early\"/>\n    </testcase>\n"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "<testsuite name=\"fx_skip\" tests=\"1\" failures=\"0\" "
+                        "errors=\"0\" skipped=\"1\""));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "<skipped message=\"needs a device this fixture never "
+                        "has\"/>"));
     CHECK(xml.substr(xml.size() - 14) == "</testsuites>\n");
 }
 
@@ -400,11 +407,13 @@ TEST_CASE("junit: XML special and control characters are escaped") {
     failure.expanded = "1 < 0\x01\x1b[31m\ttab";
     const std::string xml = tl::junit_report(fixture.context(), {outcome});
     // In an attribute, tab and newline are character references too.
-    CHECK_THAT(xml, Catch::Contains("message=\"CHECK( a &lt; b &amp;&amp; c &gt; &quot;d&quot; || "
-                                    "&apos;e&apos; ) with 1 &lt; 0\\x01\\x1B[31m&#9;tab\""));
-    CHECK_THAT(xml, Catch::Contains(">CHECK( a &lt; b &amp;&amp; c &gt; &quot;d&quot; || "
-                                    "&apos;e&apos; )\nwith values:\n  1 &lt; 0\\x01\\x1B[31m\t"
-                                    "tab\n"));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        "message=\"CHECK( a &lt; b &amp;&amp; c &gt; &quot;d&quot; || "
+                        "&apos;e&apos; ) with 1 &lt; 0\\x01\\x1B[31m&#9;tab\""));
+    CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
+                        ">CHECK( a &lt; b &amp;&amp; c &gt; &quot;d&quot; || "
+                        "&apos;e&apos; )\nwith values:\n  1 &lt; 0\\x01\\x1B[31m\t"
+                        "tab\n"));
     CHECK(xml.find('\x01') == std::string::npos);
     CHECK(xml.find('\x1b') == std::string::npos);
 }
@@ -479,7 +488,7 @@ void write_demo_course(const tl::testing::TempDir& course, std::string_view test
 
 TEST_CASE("test sources: names, tags and bodies are read past comments and literals") {
     tl::testing::TempDir course;
-    write_demo_course(course, R"test(#include <catch2/catch.hpp>
+    write_demo_course(course, R"test(#include "tl_test/catch.h"
 // TEST_CASE("in a comment") {}
 /* TEST_CASE("in a block comment") {} */
 TEST_CASE( "spaced \"quoted\" name", "[slow][task_3]" ) {
@@ -535,7 +544,7 @@ const char* kNotACase = "TEST_CASE(\"no\")";
 
 TEST_CASE("classroom: after a build error, GPU cases count as the tests decided") {
     tl::testing::TempDir course;
-    write_demo_course(course, R"test(#include <catch2/catch.hpp>
+    write_demo_course(course, R"test(#include "tl_test/catch.h"
 TEST_CASE("on the CPU") { CHECK(true); }
 TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
 )test");
@@ -551,7 +560,7 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
         REQUIRE(report["torchlings_skipped"].size() == 1);
         CHECK(report["torchlings_skipped"][0]["name"] == "demo: on a GPU");
         CHECK_THAT(report["torchlings_skipped"][0]["reason"].get<std::string>(),
-                   Catch::Contains("needs a CUDA GPU"));
+                   Catch::Matchers::ContainsSubstring("needs a CUDA GPU"));
     }
     CHECK(report["tests"][0]["name"] == "demo: on the CPU");
     CHECK(report["tests"][0]["score"] == 0);

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of the progress file: round trip, atomic save, corrupt-file recovery.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <unistd.h>
 
@@ -34,20 +34,21 @@ TEST_CASE("the state survives a save and a load") {
     CHECK(loaded.warning().empty());
     CHECK(loaded.get("choose_device").status == tl::ExerciseStatus::kDone);
     CHECK_THAT(loaded.get("choose_device").checked_at,
-               Catch::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
+               Catch::Matchers::Matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"));
     CHECK(loaded.get("parse_device").status == tl::ExerciseStatus::kBuildError);
     CHECK(loaded.get("parse_device").hints_revealed == 2);
-    CHECK_THAT(tl::read_file(path), Catch::Contains("\"format_version\": 2") &&
-                                        Catch::Contains("\"source_sha256\": \"ab\"") &&
-                                        Catch::Contains("\"status\": \"build_error\""));
+    CHECK_THAT(tl::read_file(path),
+               Catch::Matchers::ContainsSubstring("\"format_version\": 2") &&
+                   Catch::Matchers::ContainsSubstring("\"source_sha256\": \"ab\"") &&
+                   Catch::Matchers::ContainsSubstring("\"status\": \"build_error\""));
 }
 
 TEST_CASE("a corrupt state file is moved aside with one warning, and work goes on") {
     const tl::testing::TempDir dir;
     const fs::path path = dir.write(".torchlings/state.json", R"({"format_version": 1, "exerc)");
     tl::StateFile state = tl::StateFile::load(path);
-    CHECK_THAT(state.warning(),
-               Catch::Contains("not valid JSON") && Catch::Contains("state.json.corrupt"));
+    CHECK_THAT(state.warning(), Catch::Matchers::ContainsSubstring("not valid JSON") &&
+                                    Catch::Matchers::ContainsSubstring("state.json.corrupt"));
     CHECK(fs::exists(path.string() + ".corrupt"));
     state.record_check("x", tl::ExerciseStatus::kFailing, "");
     state.save();
@@ -60,7 +61,7 @@ TEST_CASE("an unknown format version starts fresh, and bad entries cost only the
     const tl::testing::TempDir dir;
     const fs::path future = dir.write("future.json", R"({"format_version": 9, "exercises": {}})");
     CHECK_THAT(tl::StateFile::load(future).warning(),
-               Catch::Contains("format_version is 9, expected 2"));
+               Catch::Matchers::ContainsSubstring("format_version is 9, expected 2"));
 
     const fs::path odd = dir.write("odd.json", R"({"format_version": 2, "exercises": {
         "good": {"status": "done", "hints_revealed": 1},
@@ -102,8 +103,8 @@ TEST_CASE("a version-1 state file keeps its hints, drops its statuses, and says 
     const fs::path path = dir.write("state.json", R"({"format_version": 1, "exercises": {
         "a": {"status": "done", "hints_revealed": 2, "checked_at": "2025-01-01T00:00:00Z"}}})");
     tl::StateFile state = tl::StateFile::load(path);
-    CHECK_THAT(state.warning(),
-               Catch::Contains("older torchlings") && Catch::Contains("check --all"));
+    CHECK_THAT(state.warning(), Catch::Matchers::ContainsSubstring("older torchlings") &&
+                                    Catch::Matchers::ContainsSubstring("check --all"));
     CHECK(state.get("a").status == tl::ExerciseStatus::kNotTried);
     CHECK(state.get("a").hints_revealed == 2);
     state.save();
@@ -150,7 +151,7 @@ TEST_CASE("a state file of any depth, size or count is read without crashing") {
     const tl::testing::TempDir dir;
     const fs::path deep = dir.write("deep.json", std::string(100000, '['));
     const tl::StateFile from_deep = tl::StateFile::load(deep);
-    CHECK_THAT(from_deep.warning(), Catch::Contains("nests more than"));
+    CHECK_THAT(from_deep.warning(), Catch::Matchers::ContainsSubstring("nests more than"));
     CHECK(fs::exists(dir.path() / "deep.json.corrupt"));
 
     const fs::path counts = dir.write(

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of reading the torchlings reporter's JSON Lines.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include "tl_runner/test_events.h"
 
@@ -31,7 +31,7 @@ TEST_CASE("a complete run is read case by case") {
     CHECK(run.count(tl::CaseStatus::kPassed) == 1);
     CHECK(run.count(tl::CaseStatus::kFailed) == 1);
     CHECK(run.count(tl::CaseStatus::kSkipped) == 1);
-    CHECK(run.cases[0].duration_s == Approx(0.25));
+    CHECK(run.cases[0].duration_s == Catch::Approx(0.25));
     CHECK(run.cases[1].tags == std::vector<std::string>{"gpu"});
     CHECK(run.cases[2].skip_reason == "needs a CUDA GPU");
     CHECK(run.interrupted_case() == nullptr);

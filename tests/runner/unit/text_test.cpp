@@ -1,9 +1,9 @@
 /// @file
 /// @brief Unit tests of the string and path helpers.
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include "tl_test/catch.h"
 
 #include "temp_dir.h"
 #include "tl_runner/errors.h"
@@ -50,7 +50,8 @@ TEST_CASE("format_seconds") {
 
 TEST_CASE("read_file names the file it cannot read") {
     const tl::testing::TempDir dir;
-    REQUIRE_THROWS_WITH(tl::read_file(dir.path() / "absent.json"), Catch::Contains("absent.json"));
+    REQUIRE_THROWS_WITH(tl::read_file(dir.path() / "absent.json"),
+                        Catch::Matchers::ContainsSubstring("absent.json"));
     tl::write_file(dir.path() / "sub" / "f.txt", "content");
     CHECK(tl::read_file(dir.path() / "sub" / "f.txt") == "content");
 }
@@ -80,8 +81,8 @@ TEST_CASE("runner/README.md explains exactly the exit codes that errors.h lists"
         listed.insert(static_cast<int>(entry.code));
     }
     CHECK(documented == listed);
-    CHECK_THAT(tl::exit_codes_help(),
-               Catch::StartsWith("Exit codes: 0 all checked") && Catch::Contains("64 usage error"));
+    CHECK_THAT(tl::exit_codes_help(), Catch::Matchers::StartsWith("Exit codes: 0 all checked") &&
+                                          Catch::Matchers::ContainsSubstring("64 usage error"));
 }
 
 TEST_CASE("the colour option takes auto, always or never, and a plain style adds no escapes") {

@@ -25,7 +25,7 @@
 
 #include "tl_test/skip.h"
 
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 #include <cstdint>
 #include <sstream>

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Hostile fixture test: passes; the learner file's escaped process must not hold the run.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 int hx_answer();
 

@@ -1,6 +1,6 @@
 /// @file
 /// @brief Hostile fixture test: the second case fails on the learner file's wrong answer.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 int fx_add(int a, int b);
 

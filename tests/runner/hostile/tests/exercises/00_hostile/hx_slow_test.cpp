@@ -1,6 +1,6 @@
 /// @file
 /// @brief Hostile fixture test: passes after a while.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 int hx_slow();
 

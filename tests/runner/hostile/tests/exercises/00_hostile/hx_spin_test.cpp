@@ -1,6 +1,6 @@
 /// @file
 /// @brief Hostile fixture test: never ends, so the time limit or the runner's death stops it.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 int hx_spin();
 

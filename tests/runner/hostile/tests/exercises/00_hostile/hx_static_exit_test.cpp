@@ -1,6 +1,6 @@
 /// @file
 /// @brief Hostile fixture test: would pass, if it ever ran.
-#include <catch2/catch.hpp>
+#include "tl_test/catch.h"
 
 int hx_value();
 
