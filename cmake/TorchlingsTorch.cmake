@@ -6,10 +6,19 @@
 #   2. the torch package of TORCHLINGS_PYTHON, else of the active python3 (Colab, GPU servers);
 #   3. the course's own virtual environment in ${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/venv,
 #      which ./torchlings creates on first use and every later build on the machine reuses.
+#
+# A CUDA LibTorch also needs nvcc here (no GPU): CMAKE_CUDA_COMPILER / CUDACXX, else nvcc on PATH.
+# ./torchlings passes the one it chose (an installed toolkit of the torch's major CUDA version,
+# else nvcc from PyPI in ${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/cuda-X.Y) with CUDAToolkit_ROOT,
+# and says where it came from in TORCHLINGS_CUDA_TOOLKIT_FROM and _NOTE, written for `doctor`.
 
 set(TORCHLINGS_PYTHON "" CACHE FILEPATH "Python interpreter whose torch package provides LibTorch")
 set(TORCHLINGS_TORCH_SEARCH "named;python;cache" CACHE STRING
     "Where to look for LibTorch, in order: named (Torch_DIR, CMAKE_PREFIX_PATH, LIBTORCH), python, cache")
+set(TORCHLINGS_CUDA_TOOLKIT_FROM "" CACHE STRING
+    "Where the CUDA toolkit came from (installed, pypi, CUDACXX, CUDAToolkit_ROOT); set by ./torchlings")
+set(TORCHLINGS_CUDA_TOOLKIT_NOTE "" CACHE STRING
+    "Why this CUDA toolkit was chosen when it is not the obvious one; set by ./torchlings")
 
 function(_torchlings_torch_prefix_from_python python out_var)
   execute_process(
@@ -87,6 +96,9 @@ if(EXISTS "${_torch_root}/version.py")
 elseif(EXISTS "${_torch_root}/build-version")
   file(STRINGS "${_torch_root}/build-version" _ver LIMIT_COUNT 1)
   set(TORCHLINGS_TORCH_VERSION "${_ver}")
+  if(_ver MATCHES "\\+cu([0-9]+)([0-9])$")        # 2.9.1+cu128
+    set(_torch_cuda "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}")
+  endif()
 endif()
 include(TorchlingsSupport)     # the stated support range: torch, CMake, compiler
 
@@ -96,9 +108,10 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   check_language(CUDA)
   if(NOT CMAKE_CUDA_COMPILER)
     message(FATAL_ERROR
-      "torchlings: this LibTorch was built with CUDA, and configuring it needs the CUDA toolkit "
-      "(nvcc), which was not found. Install the toolkit (a GPU is not needed to build), put nvcc "
-      "on PATH, or use a CPU-only LibTorch.")
+      "torchlings: this LibTorch was built with CUDA ${_torch_cuda}, and configuring it needs the "
+      "CUDA toolkit (nvcc; a GPU is not needed), which was not found. ./torchlings setup installs "
+      "a matching nvcc from PyPI; or name an installed toolkit (-DCMAKE_CUDA_COMPILER=<nvcc>, "
+      "CUDACXX=<nvcc>, or nvcc on PATH), or use a CPU-only LibTorch.")
   endif()
   # Architectures for the language check; Torch turns the variable OFF again below, so each
   # CUDA target sets its own from TORCHLINGS_CUDA_ARCHITECTURES.
@@ -128,6 +141,30 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   endif()
   if(TORCHLINGS_CUDA)
     set(TORCHLINGS_CUDA_KERNELS ON)
+  endif()
+  # nvcc of another major CUDA version than the LibTorch's (Colab's 12.8 against a cu13 wheel) still
+  # builds, but say so once, with both versions and the fix; ./torchlings, when it chose another
+  # toolkit for that reason, passes its own note instead.
+  string(REGEX MATCH "^[0-9]+\\.[0-9]+" TORCHLINGS_NVCC_VERSION "${CMAKE_CUDA_COMPILER_VERSION}")
+  set(_tl_cuda_note "${TORCHLINGS_CUDA_TOOLKIT_NOTE}")
+  if(NOT _tl_cuda_note AND _torch_cuda MATCHES "^([0-9]+)\\." )
+    set(_tl_torch_major "${CMAKE_MATCH_1}")
+    if(CMAKE_CUDA_COMPILER_VERSION MATCHES "^([0-9]+)\\." AND NOT CMAKE_MATCH_1 EQUAL _tl_torch_major)
+      string(CONCAT _tl_cuda_note
+             "nvcc ${TORCHLINGS_NVCC_VERSION} (${CMAKE_CUDA_COMPILER}) is not of CUDA "
+             "${_tl_torch_major}, which LibTorch ${TORCHLINGS_TORCH_VERSION} was built with (CUDA "
+             "${_torch_cuda}): the kernels build, but to match, install CUDA toolkit "
+             "${_torch_cuda} and set CUDACXX=<its nvcc>")
+      if(_tl_torch_major GREATER_EQUAL 13)
+        string(APPEND _tl_cuda_note ", or let ./torchlings install nvcc ${_torch_cuda} from PyPI "
+                                    "(a new build folder, without CUDACXX)")
+      else()
+        string(APPEND _tl_cuda_note " (PyPI has nvcc for CUDA 13 and later only)")
+      endif()
+    endif()
+  endif()
+  if(_tl_cuda_note)
+    message(STATUS "torchlings: CUDA toolkit: ${_tl_cuda_note}")
   endif()
 endif()
 
@@ -243,8 +280,25 @@ message(STATUS "torchlings: C++ compiler: ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_C
 message(STATUS "torchlings: linker: ${TORCHLINGS_LINKER}")
 
 set(_nvcc "null")
+set(_nvcc_version_json "null")
+set(_cuda_from_json "null")
+set(_cuda_note_json "null")
 if(CMAKE_CUDA_COMPILER)
   set(_nvcc "\"${CMAKE_CUDA_COMPILER}\"")
+  if(TORCHLINGS_NVCC_VERSION)
+    set(_nvcc_version_json "\"${TORCHLINGS_NVCC_VERSION}\"")
+  endif()
+  # installed | pypi | CUDACXX | CUDAToolkit_ROOT (./torchlings); a plain cmake found an installed one.
+  if(TORCHLINGS_CUDA_TOOLKIT_FROM)
+    set(_cuda_from_json "\"${TORCHLINGS_CUDA_TOOLKIT_FROM}\"")
+  else()
+    set(_cuda_from_json "\"installed\"")
+  endif()
+  if(_tl_cuda_note)
+    string(REPLACE "\\" "\\\\" _tl_escaped "${_tl_cuda_note}")
+    string(REPLACE "\"" "\\\"" _tl_escaped "${_tl_escaped}")
+    set(_cuda_note_json "\"${_tl_escaped}\"")
+  endif()
 endif()
 if(_torch_cuda STREQUAL "none")
   set(_torch_cuda_json "null")
@@ -271,6 +325,9 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
   \"nvcc\": ${_nvcc},
+  \"nvcc_version\": ${_nvcc_version_json},
+  \"cuda_toolkit_from\": ${_cuda_from_json},
+  \"cuda_toolkit_note\": ${_cuda_note_json},
   \"linker\": \"${TORCHLINGS_LINKER}\",
   \"cmake_version\": \"${CMAKE_VERSION}\",
   \"gloo_headers\": ${_gloo_json},
