@@ -379,7 +379,7 @@ void report_config(Report& report, const Context& context, const RecordedConfig&
             continue;
         }
         std::string name = key;
-        name.resize(std::max<std::size_t>(name.size() + 2, 22), ' ');
+        name.resize(24, ' ');  // the longest key, cxx_compiler_chosen_by, and two spaces
         const json value = config.values.value(key, json());
         report.detail(name + (value.is_null()     ? "none"
                               : value.is_string() ? value.get<std::string>()
