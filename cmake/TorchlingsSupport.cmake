@@ -6,8 +6,12 @@
 #                          past year works; newest: the wheel the course's own set-up installs. CI
 #                          builds and tests both (scripts/compat_check.sh reads the oldest here).
 #   CMake   3.25 .. 4.x    cmake_minimum_required() in CMakeLists.txt states the floor.
-#   GCC     11 ..          11 is Ubuntu 22.04's (Colab); 12 is Debian 12's; 13 was tried on a GPU
-#                          server. Clang 15 or newer is accepted but not tested in CI.
+#   GCC     11 ..          11 is Ubuntu 22.04's; 12 Debian 12's; 13 Ubuntu 24.04's (Colab); 14
+#                          Debian 13's.
+#   Clang   15 ..          ./torchlings uses the distribution's own Clang with its OpenMP runtime
+#                          (Debian 13: 19, Ubuntu 24.04: 18; Debian 12, whose own is 14: the newest
+#                          it packages); the floor is the wrapper's CLANG_OLDEST too. CI builds and
+#                          tests with the Clang 16 of its Debian 12 machine.
 set(TORCHLINGS_TORCH_OLDEST "2.9" CACHE INTERNAL "Oldest supported torch (major.minor)")
 set(TORCHLINGS_TORCH_NEWEST "2.15" CACHE INTERNAL "Newest torch the course was tested with")
 set(TORCHLINGS_GCC_OLDEST "11" CACHE INTERNAL "Oldest supported GCC")

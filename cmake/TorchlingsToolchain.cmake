@@ -38,6 +38,10 @@ target_compile_options(torchlings_warnings INTERFACE
   # Inlined LibTorch guards (c10::OptionalDeviceGuard) trip GCC's -O3 maybe-uninitialized
   # analysis in the caller's code, where -isystem cannot silence it.
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-maybe-uninitialized>
+  # GCC 13 and 14 (Ubuntu 24.04, Debian 13) add -Wdangling-reference to -Wall: it reports a
+  # reference bound to what a function returns whenever an argument is a temporary, true or not
+  # (PyTorch's own build turns it off for the same reason), and -Werror would stop the build.
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>,$<VERSION_GREATER_EQUAL:$<CXX_COMPILER_VERSION>,13>>:-Wno-dangling-reference>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
 
 # Warnings for the learner's own file: the same hints, never fatal (a learner mid-edit should see

@@ -315,7 +315,15 @@ if(TORCHLINGS_CUDA_KERNELS)
 else()
   set(_kernels_json "false")
 endif()
-file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
+# Why this compiler: ./torchlings passes CXX (named in CXX), clang (the newest clang++-N installed
+# with its OpenMP runtime) or default (CMake's default, g++); unset when configured without it.
+if(TORCHLINGS_CXX_CHOSEN_BY)
+  set(_chosen_by_json "\"${TORCHLINGS_CXX_CHOSEN_BY}\"")
+else()
+  set(_chosen_by_json "null")
+endif()
+# Written at the end of configuring, when Catch2 (found after this file) has its version.
+set_property(GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON "{
   \"torch_version\": \"${TORCHLINGS_TORCH_VERSION}\",
   \"torch_cuda_version\": ${_torch_cuda_json},
   \"cxx11_abi\": ${_abi_json},
@@ -332,12 +340,20 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cmake_version\": \"${CMAKE_VERSION}\",
   \"gloo_headers\": ${_gloo_json},
   \"torchrun\": ${_torchrun_json},
+  \"cxx_compiler_chosen_by\": ${_chosen_by_json},
+  \"catch2_version\": \"@Catch2_VERSION@\",
   \"supported\": {
     \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
     \"cmake\": \"${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x\",
     \"gcc\": \"${TORCHLINGS_GCC_OLDEST} or newer\",
-    \"clang\": \"${TORCHLINGS_CLANG_OLDEST} or newer (not tested in CI)\",
+    \"clang\": \"${TORCHLINGS_CLANG_OLDEST} or newer\",
     \"this_torch\": \"${TORCHLINGS_TORCH_SUPPORT}\"
   }
 }
 ")
+function(torchlings_write_config)
+  get_property(json GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON)
+  string(REPLACE "@Catch2_VERSION@" "${Catch2_VERSION}" json "${json}")
+  file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "${json}")
+endfunction()
+cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL torchlings_write_config)

@@ -1,6 +1,7 @@
 /// @file
 /// @brief `doctor`: what this machine has, what the build was configured with, and the one
 /// command that fixes each problem found.
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -23,11 +24,14 @@ constexpr int kMinimumCmakeMinor = 25;
 /// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
 constexpr std::chrono::seconds kToolTimeout{15};
 
-/// The order in which torchlings_config.json is shown.
-constexpr const char* kConfigKeys[] = {"torch_version", "torch_cuda_version",   "cxx11_abi",
-                                       "cuda_kernels",  "cuda_architectures",   "torch_dir",
-                                       "cxx_compiler",  "cxx_compiler_version", "nvcc",
-                                       "linker",        "cmake_version"};
+/// The order in which torchlings_config.json is shown (a key the file does not have is left out:
+/// a build configured by an older course).
+constexpr const char* kConfigKeys[] = {
+    "torch_version", "torch_cuda_version",   "cxx11_abi",
+    "cuda_kernels",  "cuda_architectures",   "torch_dir",
+    "cxx_compiler",  "cxx_compiler_version", "cxx_compiler_chosen_by",
+    "nvcc",          "nvcc_version",         "cuda_toolkit_from",
+    "linker",        "cmake_version",        "catch2_version"};
 
 /// One line of the report, and what it adds to the verdict.
 class Report {
@@ -115,6 +119,29 @@ std::string last_line(const std::string& text) {
     return lines.empty() ? std::string() : trim(lines.back());
 }
 
+/// The course's cache folder, as ./torchlings names it: ${XDG_CACHE_HOME:-~/.cache}/torchlings.
+fs::path course_cache_dir() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && *xdg != '\0') {
+        return fs::path(xdg) / "torchlings";
+    }
+    const char* home = std::getenv("HOME");
+    return fs::path(home != nullptr ? home : "") / ".cache" / "torchlings";
+}
+
+/// Whether `path` lies in `folder` (compared as written, after removing . and ..).
+bool is_under(const fs::path& path, const fs::path& folder) {
+    const std::string inside = path.lexically_normal().string();
+    std::string prefix = folder.lexically_normal().string();
+    if (prefix.empty()) {
+        return false;
+    }
+    if (prefix.back() != '/') {
+        prefix += '/';
+    }
+    return inside.rfind(prefix, 0) == 0;
+}
+
 /// "cmake version 3.25.1" is at least the minimum version.
 bool cmake_new_enough(const std::string& version_line) {
     int major = 0;
@@ -139,7 +166,13 @@ void check_cmake(Report& report) {
                            std::to_string(kMinimumCmakeMinor) + "+)",
                        "python3 -m pip install --upgrade cmake");
     } else {
-        report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ")");
+        // ./torchlings installs CMake from PyPI into its cache folder only when the system's is
+        // missing or too old, and puts that folder first on PATH.
+        const fs::path tools = course_cache_dir() / "tools";
+        const std::string from = is_under(*cmake, tools)
+                                     ? "the course's copy from PyPI, in " + tools.string()
+                                     : "the system's";
+        report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ", " + from + ")");
     }
 }
 
@@ -169,9 +202,23 @@ void check_compiler(Report& report, Context& context, const json& config) {
         return;
     }
     report.ok("C++", first_line(*version) + "  (" + program->string() + ")");
+    // Why ./torchlings chose it (cxx_compiler_chosen_by); absent when configured without it.
+    const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
+    if (chosen_by == "CXX") {
+        report.detail("chosen: named in CXX");
+    } else if (chosen_by == "clang") {
+        report.detail(
+            "chosen: the newest clang++-N (15 or newer) installed with its OpenMP runtime");
+    } else if (chosen_by == "default") {
+        report.detail(
+            "chosen: the default compiler (no clang++-N, 15 or newer, with its OpenMP "
+            "runtime is installed)");
+    } else if (!chosen_by.empty()) {
+        report.detail("chosen: " + chosen_by);
+    }
 }
 
-void check_nvcc(Report& report, const json& config) {
+void check_nvcc(Report& report, const Context& context, const json& config) {
     const std::string configured = string_value(config, "nvcc");
     std::optional<fs::path> nvcc = find_program(configured.empty() ? "nvcc" : configured);
     if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) {
@@ -186,9 +233,26 @@ void check_nvcc(Report& report, const json& config) {
                 release = trim(line);
             }
         }
-        report.ok("nvcc", release + "  (" + nvcc->string() + ")");
+        // Where the toolkit came from, when the build recorded it (cuda_toolkit_from).
+        const std::string from = string_value(config, "cuda_toolkit_from");
+        const std::string where = from == "pypi"        ? ", the course's CUDA toolkit from PyPI"
+                                  : from == "installed" ? ", an installed CUDA toolkit"
+                                                        : "";
+        report.ok("nvcc", release + "  (" + nvcc->string() + where + ")");
     } else {
         report.note("nvcc", "not found (optional: only the course's own CUDA kernels need it)");
+    }
+    // A mismatch between the toolkit and LibTorch's CUDA that configuring found.
+    const std::string mismatch = string_value(config, "cuda_toolkit_note");
+    if (!mismatch.empty()) {
+        report.note("CUDA", mismatch);
+        const std::string torch_cuda = string_value(config, "torch_cuda_version");
+        report.detail("fix: install the CUDA toolkit " +
+                      (torch_cuda.empty() ? std::string("that LibTorch was built with")
+                                          : torch_cuda + " (LibTorch's)") +
+                      ", then configure the build again: rm -rf " +
+                      context.show(context.build_dir()) + " && " + std::string(kCommand) +
+                      " doctor");
     }
 }
 
@@ -248,6 +312,62 @@ RecordedConfig load_config(const Context& context) {
     return config;
 }
 
+/// Where the build's LibTorch comes from: the first of ./torchlings's sources that names its
+/// folder (Torch_DIR, LIBTORCH, CMAKE_PREFIX_PATH, the course's cache venv, python3's torch).
+std::string libtorch_origin(const fs::path& torch_dir) {
+    const auto variable = [](const char* name) {
+        const char* value = std::getenv(name);
+        return std::string(value != nullptr ? value : "");
+    };
+    if (!variable("Torch_DIR").empty() &&
+        fs::path(variable("Torch_DIR")).lexically_normal() == torch_dir.lexically_normal()) {
+        return "Torch_DIR";
+    }
+    if (!variable("LIBTORCH").empty() && is_under(torch_dir, variable("LIBTORCH"))) {
+        return "LIBTORCH=" + variable("LIBTORCH");
+    }
+    std::istringstream prefixes(variable("CMAKE_PREFIX_PATH"));
+    for (std::string prefix; std::getline(prefixes, prefix, ':');) {
+        if (!prefix.empty() && is_under(torch_dir, prefix)) {
+            return "CMAKE_PREFIX_PATH's " + prefix;
+        }
+    }
+    const fs::path cache = course_cache_dir().lexically_normal();
+    if (is_under(torch_dir, cache)) {
+        // venv, or venv-<spec> for TORCHLINGS_TORCH_SPEC: the first folder below the cache folder.
+        const fs::path venv =
+            cache / *torch_dir.lexically_normal().lexically_relative(cache).begin();
+        return "the course's cache venv " + venv.string();
+    }
+    for (fs::path folder = torch_dir; folder.has_relative_path(); folder = folder.parent_path()) {
+        if (folder.filename() == "torch" && (folder.parent_path().filename() == "site-packages" ||
+                                             folder.parent_path().filename() == "dist-packages")) {
+            return "python3's torch package " + folder.string();
+        }
+    }
+    return "Torch_DIR given to CMake";
+}
+
+/// The libraries the build was configured with: LibTorch and Catch2.
+void report_libraries(Report& report, const RecordedConfig& recorded) {
+    if (!recorded.problem.empty()) {
+        return;  // report_config names the problem
+    }
+    const json& config = recorded.values;
+    const std::string torch = string_value(config, "torch_version");
+    const std::string torch_cuda = string_value(config, "torch_cuda_version");
+    const std::string torch_dir = string_value(config, "torch_dir");
+    report.ok("LibTorch", (torch.empty() ? std::string("version unknown") : torch) + ", " +
+                              (torch_cuda.empty() ? "CPU only" : "CUDA " + torch_cuda) +
+                              "  (from " + libtorch_origin(fs::path(torch_dir)) + ")");
+    if (!config.contains("catch2_version")) {
+        report.note("Catch2", "version not recorded (the build was configured by an older course)");
+        return;
+    }
+    const std::string catch2 = string_value(config, "catch2_version");
+    report.ok("Catch2", catch2.empty() ? "found (its version is not known)" : catch2);
+}
+
 void report_config(Report& report, const Context& context, const RecordedConfig& config) {
     if (!config.problem.empty()) {
         report.problem("config", config.problem, config.fix);
@@ -255,8 +375,11 @@ void report_config(Report& report, const Context& context, const RecordedConfig&
     }
     report.ok("config", context.show(config.path));
     for (const char* key : kConfigKeys) {
+        if (!config.values.contains(key)) {
+            continue;
+        }
         std::string name = key;
-        name.resize(22, ' ');
+        name.resize(24, ' ');  // the longest key, cxx_compiler_chosen_by, and two spaces
         const json value = config.values.value(key, json());
         report.detail(name + (value.is_null()     ? "none"
                               : value.is_string() ? value.get<std::string>()
@@ -368,7 +491,9 @@ ExitCode doctor_command(Context& context) {
     const RecordedConfig config = load_config(context);
     check_compiler(report, context, config.values);
     check_tool(report, "ld.lld", "links an exercise in a fifth of ld.bfd's time", "");
-    check_nvcc(report, config.values);
+    check_nvcc(report, context, config.values);
+    report.section("Libraries");
+    report_libraries(report, config);
     report.section("GPU");
     const std::vector<std::string> gpus = check_gpus(report);
     report.section("Build");
