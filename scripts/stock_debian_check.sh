@@ -95,7 +95,7 @@ in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
   && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null && update-ca-certificates >/dev/null' \
   || die "could not install ca-certificates and git in the root"
 git clone -q --no-local "$ROOT" "$DIR/root/torchlings"
-in_root '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); python3: $(python3 --version 2>&1 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
+in_root '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); python3: $(command -v python3 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
 part "the stock root"
 
 # --- 1. The README's first command, literally -----------------------------------------------------
