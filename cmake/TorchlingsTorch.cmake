@@ -222,6 +222,13 @@ include(TorchlingsLinking)     # link options every program that uses LibTorch n
 # per-target property, so Torch's -gencode flags would only compile everything twice.
 string(REGEX REPLACE "-gencode[ =]arch=compute_[0-9a-z]+,code=(sm|compute)_[0-9a-z]+" ""
        CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
+# With Clang 18 or newer as the C++ compiler, Torch's cuda.cmake asks nvcc's host compiler for
+# Clang 17's name mangling (-Xcompiler=-fclang-abi-compat=17). nvcc's host compiler is GCC here
+# (nvcc's default, whatever compiles the .cpp files), which rejects the option; and the .cu files
+# export only plain functions of pointers and sizes, whose names both manglings spell alike.
+if(NOT CMAKE_CUDA_HOST_COMPILER MATCHES "clang")
+  string(REPLACE "-Xcompiler=-fclang-abi-compat=17" "" CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
+endif()
 
 # Gloo's headers, which ProcessGroupGloo.hpp includes and the wheel does not ship (lesson 10's
 # process groups on the CPU; Debian and Ubuntu: libgloo-dev). Headers only: nothing is linked.
