@@ -22,7 +22,7 @@
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): the wheels
 #                     come from there instead of the network. What is downloaded and installed is
 #                     the same; only the time differs.
-# What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/pip.conf (when
+# What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when
 # present: the package index this machine is told to use) and the certificate authorities of
 # /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
 # committed HEAD, as a learner clones it.
@@ -75,6 +75,9 @@ mount -t proc proc "$DIR/proc"
 mount --bind /dev "$DIR/dev"
 mount --bind /dev/pts "$DIR/dev/pts"
 cp /etc/resolv.conf "$DIR/etc/resolv.conf"
+# A Debian installation names the machine in /etc/hosts; minbase leaves it out, and torchrun's
+# rendezvous looks its own host name up.
+cp /etc/hosts "$DIR/etc/hosts"
 [ -f /etc/pip.conf ] && cp /etc/pip.conf "$DIR/etc/pip.conf"
 if [ "$PIP_CACHE" != none ] && [ -d "$PIP_CACHE" ]; then
   mkdir -p "$DIR/root/.cache/pip"
