@@ -62,7 +62,7 @@ double reference_step(const torch::Tensor& x, const torch::Tensor& y, torch::Ten
 
 }  // namespace
 
-TEST_CASE("inside the guard a CPU matmul runs in bfloat16; after it, in float32 again",
+TEST_CASE("inside the guard a CPU matmul runs in bfloat16, and after it in float32 again",
           "[task_1]") {
     const auto a = torch::randn({8, 8});
     {

@@ -20,7 +20,7 @@ TEST_CASE("SHA-256 and git blob ids match their published values") {
     CHECK(tl::git_blob_id("") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
 }
 
-TEST_CASE("a file's hash is that of its bytes; an unreadable file has none") {
+TEST_CASE("a file's hash is that of its bytes, and an unreadable file has none") {
     const tl::testing::TempDir dir;
     const fs::path file = dir.write("a.cpp", "abc");
     CHECK(tl::sha256_file(file) == tl::sha256_hex("abc"));

@@ -240,7 +240,7 @@ TEST_CASE("exercism: a build error is an error with the compiler's message and t
     CHECK(results["tests"] == json::array());
 }
 
-TEST_CASE("exercism: a crash is an error on its case; the cases after it never ran") {
+TEST_CASE("exercism: a crash is an error on its case, and the cases after it never ran") {
     ReportFixture fixture;
     tl::CheckOutcome outcome = crashed(fixture);
     outcome.run->process.output = "partial line";
@@ -271,7 +271,7 @@ TEST_CASE("exercism: a crash is an error on its case; the cases after it never r
     CHECK(results["torchlings_output"] == "partial line\n");
 }
 
-TEST_CASE("exercism: a time-out names the limit; output is capped at 500 characters") {
+TEST_CASE("exercism: a time-out names the limit, and output is capped at 500 characters") {
     ReportFixture fixture;
     tl::ProcessResult process;
     process.timed_out = true;
@@ -418,7 +418,7 @@ TEST_CASE("junit: XML special and control characters are escaped") {
     CHECK(xml.find('\x1b') == std::string::npos);
 }
 
-TEST_CASE("classroom: one point per case that ran; skips carry no score") {
+TEST_CASE("classroom: one point per case that ran, and skips carry no score") {
     ReportFixture fixture;
     const json report = tl::classroom_report(
         fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)});
