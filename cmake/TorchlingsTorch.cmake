@@ -225,8 +225,10 @@ string(REGEX REPLACE "-gencode[ =]arch=compute_[0-9a-z]+,code=(sm|compute)_[0-9a
 # With Clang 18 or newer as the C++ compiler, Torch's cuda.cmake asks nvcc's host compiler for
 # Clang 17's name mangling (-Xcompiler=-fclang-abi-compat=17). nvcc's host compiler is GCC here
 # (nvcc's default, whatever compiles the .cpp files), which rejects the option; and the .cu files
-# export only plain functions of pointers and sizes, whose names both manglings spell alike.
-if(NOT CMAKE_CUDA_HOST_COMPILER MATCHES "clang")
+# export only plain functions of pointers and sizes, whose names both manglings spell alike. Only
+# the cache says which host compiler nvcc is given: Torch sets a plain variable of that name to the
+# C++ compiler, which nvcc never sees.
+if(NOT "$CACHE{CMAKE_CUDA_HOST_COMPILER}" MATCHES "clang")
   string(REPLACE "-Xcompiler=-fclang-abi-compat=17" "" CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS}")
 endif()
 
