@@ -20,6 +20,17 @@ set(TORCHLINGS_CUDA_TOOLKIT_FROM "" CACHE STRING
 set(TORCHLINGS_CUDA_TOOLKIT_NOTE "" CACHE STRING
     "Why this CUDA toolkit was chosen when it is not the obvious one; set by ./torchlings")
 
+# A JSON string of the value (quotes and backslashes escaped), or null when it is empty.
+function(_tl_json_string out_var value)
+  if(value STREQUAL "")
+    set(${out_var} "null" PARENT_SCOPE)
+  else()
+    string(REPLACE "\\" "\\\\" value "${value}")
+    string(REPLACE "\"" "\\\"" value "${value}")
+    set(${out_var} "\"${value}\"" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(_torchlings_torch_prefix_from_python python out_var)
   execute_process(
     COMMAND "${python}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
@@ -238,11 +249,9 @@ find_path(TORCHLINGS_GLOO_INCLUDE_DIR gloo/algorithm.h
           DOC "Folder holding gloo/algorithm.h (libgloo-dev), for c10d::ProcessGroupGloo")
 if(TORCHLINGS_GLOO_INCLUDE_DIR)
   message(STATUS "torchlings: Gloo headers: ${TORCHLINGS_GLOO_INCLUDE_DIR}")
-  set(_gloo_json "\"${TORCHLINGS_GLOO_INCLUDE_DIR}\"")
 else()
   message(STATUS "torchlings: Gloo headers: not found (lesson 10 needs them: "
                  "sudo apt-get install libgloo-dev, then reconfigure)")
-  set(_gloo_json "null")
 endif()
 
 # torchrun, the launcher that ships with torch (lesson 10 starts one process per device with it):
@@ -252,10 +261,8 @@ find_program(TORCHLINGS_TORCHRUN torchrun HINTS "${_tl_python_prefix}/bin"
              DOC "torchrun of the torch that provides LibTorch (lesson 10)")
 if(TORCHLINGS_TORCHRUN)
   message(STATUS "torchlings: torchrun: ${TORCHLINGS_TORCHRUN}")
-  set(_torchrun_json "\"${TORCHLINGS_TORCHRUN}\"")
 else()
   message(STATUS "torchlings: torchrun: not found (lesson 10 then runs as one process)")
-  set(_torchrun_json "null")
 endif()
 
 # --- What was found: printed now and written for `torchlings doctor`. ---
@@ -288,32 +295,30 @@ message(STATUS "torchlings: C++ compiler: ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_C
                "(${CMAKE_CXX_COMPILER})")
 message(STATUS "torchlings: linker: ${TORCHLINGS_LINKER}")
 
-set(_nvcc "null")
-set(_nvcc_version_json "null")
-set(_cuda_from_json "null")
-set(_cuda_note_json "null")
+set(_tl_cuda_from "")
 if(CMAKE_CUDA_COMPILER)
-  set(_nvcc "\"${CMAKE_CUDA_COMPILER}\"")
-  if(TORCHLINGS_NVCC_VERSION)
-    set(_nvcc_version_json "\"${TORCHLINGS_NVCC_VERSION}\"")
-  endif()
   # installed | pypi | CUDACXX | CUDAToolkit_ROOT (./torchlings); a plain cmake found an installed one.
+  set(_tl_cuda_from "installed")
   if(TORCHLINGS_CUDA_TOOLKIT_FROM)
-    set(_cuda_from_json "\"${TORCHLINGS_CUDA_TOOLKIT_FROM}\"")
-  else()
-    set(_cuda_from_json "\"installed\"")
-  endif()
-  if(_tl_cuda_note)
-    string(REPLACE "\\" "\\\\" _tl_escaped "${_tl_cuda_note}")
-    string(REPLACE "\"" "\\\"" _tl_escaped "${_tl_escaped}")
-    set(_cuda_note_json "\"${_tl_escaped}\"")
+    set(_tl_cuda_from "${TORCHLINGS_CUDA_TOOLKIT_FROM}")
   endif()
 endif()
 if(_torch_cuda STREQUAL "none")
-  set(_torch_cuda_json "null")
-else()
-  set(_torch_cuda_json "\"${_torch_cuda}\"")
+  set(_torch_cuda "")
 endif()
+# Each optional value: a JSON string, or null.
+foreach(_tl_pair IN ITEMS "nvcc;CMAKE_CUDA_COMPILER" "nvcc_version;TORCHLINGS_NVCC_VERSION"
+                          "cuda_from;_tl_cuda_from" "cuda_note;_tl_cuda_note"
+                          "torch_cuda;_torch_cuda" "gloo;TORCHLINGS_GLOO_INCLUDE_DIR"
+                          "torchrun;TORCHLINGS_TORCHRUN" "chosen_by;TORCHLINGS_CXX_CHOSEN_BY")
+  list(GET _tl_pair 0 _tl_key)
+  list(GET _tl_pair 1 _tl_var)
+  set(_tl_value "${${_tl_var}}")
+  if(_tl_value MATCHES "-NOTFOUND$")
+    set(_tl_value "")
+  endif()
+  _tl_json_string(_${_tl_key}_json "${_tl_value}")
+endforeach()
 if(_abi STREQUAL "1")
   set(_abi_json "true")
 else()
@@ -324,15 +329,10 @@ if(TORCHLINGS_CUDA_KERNELS)
 else()
   set(_kernels_json "false")
 endif()
-# Why this compiler: ./torchlings passes CXX (named in CXX), clang (the newest clang++-N installed
-# with its OpenMP runtime) or default (CMake's default, g++); unset when configured without it.
-if(TORCHLINGS_CXX_CHOSEN_BY)
-  set(_chosen_by_json "\"${TORCHLINGS_CXX_CHOSEN_BY}\"")
-else()
-  set(_chosen_by_json "null")
-endif()
-# Written at the end of configuring, when Catch2 (found after this file) has its version.
-set_property(GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON "{
+# cxx_compiler_chosen_by: ./torchlings passes CXX (named in CXX), clang (the newest clang++-N
+# installed with its OpenMP runtime) or default (CMake's default, g++); null without the wrapper.
+# Catch2 is found before this file (CMakeLists.txt), so its version is known here.
+file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"torch_version\": \"${TORCHLINGS_TORCH_VERSION}\",
   \"torch_cuda_version\": ${_torch_cuda_json},
   \"cxx11_abi\": ${_abi_json},
@@ -341,7 +341,7 @@ set_property(GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON "{
   \"torch_dir\": \"${Torch_DIR}\",
   \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
-  \"nvcc\": ${_nvcc},
+  \"nvcc\": ${_nvcc_json},
   \"nvcc_version\": ${_nvcc_version_json},
   \"cuda_toolkit_from\": ${_cuda_from_json},
   \"cuda_toolkit_note\": ${_cuda_note_json},
@@ -350,7 +350,7 @@ set_property(GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON "{
   \"gloo_headers\": ${_gloo_json},
   \"torchrun\": ${_torchrun_json},
   \"cxx_compiler_chosen_by\": ${_chosen_by_json},
-  \"catch2_version\": \"@Catch2_VERSION@\",
+  \"catch2_version\": \"${Catch2_VERSION}\",
   \"supported\": {
     \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
     \"cmake\": \"${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x\",
@@ -360,9 +360,3 @@ set_property(GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON "{
   }
 }
 ")
-function(torchlings_write_config)
-  get_property(json GLOBAL PROPERTY TORCHLINGS_CONFIG_JSON)
-  string(REPLACE "@Catch2_VERSION@" "${Catch2_VERSION}" json "${json}")
-  file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "${json}")
-endfunction()
-cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL torchlings_write_config)
