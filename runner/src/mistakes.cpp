@@ -16,12 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_slug(std::string_view slug) {
-    return !slug.empty() && std::all_of(slug.begin(), slug.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
-}
-
 bool has_tag(const TestCaseResult& result, std::string_view tag) {
     return std::find(result.tags.begin(), result.tags.end(), tag) != result.tags.end();
 }
@@ -36,56 +30,19 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
-Mistake parse_mistake(std::string_view text, std::string exercise_id, std::string slug,
-                      std::string_view source) {
-    Mistake mistake;
-    mistake.exercise_id = std::move(exercise_id);
-    mistake.slug = std::move(slug);
-    const std::vector<std::string> lines = split_lines(text);
-    const std::string_view title_prefix = layout::kMistakeTitle;
-    if (lines.empty() || !lines.front().starts_with(title_prefix) ||
-        trim(lines.front().substr(title_prefix.size())).empty()) {
-        throw EnvironmentError(
-            std::string(source) + ":1: expected \"" + std::string(title_prefix) +
-            "<one-line title>\" as the first line of a catalogued mistake, got \"" +
-            (lines.empty() ? std::string() : lines.front()) + "\"");
-    }
-    mistake.title = trim(lines.front().substr(title_prefix.size()));
-    for (std::size_t i = 1; i < lines.size() && lines[i].starts_with("//"); ++i) {
-        const std::string line = trim(lines[i]);
-        if (line == layout::kMistakeGpuOnly) {
-            mistake.gpu_only = true;
-        } else {
-            mistake.why.push_back(trim(line.substr(2)));
-        }
-    }
-    return mistake;
-}
-
 std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
-    // The folder is the pattern's parent: solutions/<dir>/mistakes/<id>/.
-    const fs::path folder = course.mistake_file(exercise, "x").parent_path();
-    std::vector<Mistake> mistakes;
     std::error_code error;
-    if (!fs::is_directory(folder, error)) {
-        return mistakes;
-    }
-    std::vector<fs::path> files;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".cpp") {
-            files.push_back(entry.path());
+    fs::path file = course.mistake_catalogue(exercise);
+    if (!fs::is_regular_file(file, error)) {
+        file = course.mistake_notes(exercise);
+        if (!fs::is_regular_file(file, error)) {
+            return {};
         }
     }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
-        const std::string slug = file.stem().string();
-        const std::string shown = fs::relative(file, course.root(), error).generic_string();
-        if (!is_slug(slug)) {
-            throw EnvironmentError(shown + ": a mistake's file name is its slug, [a-z0-9_]+.cpp");
-        }
-        Mistake mistake = parse_mistake(read_file(file), exercise.id, slug, shown);
+    const std::string shown = fs::relative(file, course.root(), error).generic_string();
+    std::vector<Mistake> mistakes = parse_mistake_catalogue(read_file(file), exercise.id, shown);
+    for (Mistake& mistake : mistakes) {
         mistake.file = file;
-        mistakes.push_back(std::move(mistake));
     }
     return mistakes;
 }
@@ -127,12 +84,12 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     }
     verdict.caught_by = caught_on_cpu;
     verdict.caught_by.insert(verdict.caught_by.end(), caught_on_gpu.begin(), caught_on_gpu.end());
-    const std::string gpu_line(layout::kMistakeGpuOnly);
+    const std::string gpu_line = trim(layout::kMistakeGpuOnly);
     if (mistake.gpu_only) {
         if (!caught_on_cpu.empty()) {
             verdict.problems.push_back("caught without a GPU too, by " +
-                                       quoted_list(caught_on_cpu) + ": remove the line \"" +
-                                       gpu_line + "\" from its header");
+                                       quoted_list(caught_on_cpu) + ": remove its line \"" +
+                                       gpu_line + " ...\"");
         } else if (!caught_on_gpu.empty()) {
             verdict.outcome = MistakeOutcome::kCaught;
         } else if (gpu_case_skipped && !gpu_case_ran) {
@@ -141,7 +98,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
             verdict.problems.push_back("its tests pass, [gpu] cases included: no test catches it");
         } else {
             verdict.problems.push_back("marked \"" + gpu_line +
-                                       "\", but the exercise has no [gpu] case");
+                                       " ...\", but the exercise has no [gpu] case");
         }
         return verdict;
     }
@@ -149,7 +106,8 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
         verdict.outcome = MistakeOutcome::kCaught;
     } else if (!caught_on_gpu.empty()) {
         verdict.problems.push_back("caught only by [gpu] cases (" + quoted_list(caught_on_gpu) +
-                                   "): catch it on the CPU too, or mark it \"" + gpu_line + "\"");
+                                   "): catch it on the CPU too, or give it a line \"" + gpu_line +
+                                   " <reason>\"");
     } else if (run.verdict == Verdict::kAllSkipped) {
         verdict.problems.push_back("every case was skipped here, so nothing caught it");
     } else {
@@ -169,7 +127,8 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
                                     [&](const Mistake& m) { return m.slug == slug; });
     if (found == mistakes.end()) {
         throw UsageError("There is no mistake \"" + slug + "\" of " + id + ": expected " +
-                         context.show(course.mistake_file(exercise, slug)));
+                         "a section \"## " + slug + ": <title>\" in " +
+                         context.show(course.mistake_catalogue(exercise)));
     }
     const TestProgramRun run = run_test_program(context, exercise, mistake_program(*found));
     const MistakeVerdict verdict = judge_mistake(*found, run);
