@@ -5,8 +5,8 @@
 
 #include <csignal>
 
-#include "tl_runner/errors.h"
-#include "tl_runner/mistakes.h"
+#include "core/errors.h"
+#include "maintainer/mistakes.h"
 
 namespace tl = torchlings::runner;
 
