@@ -67,8 +67,8 @@ set(statements
   "cmake/TorchlingsSupport.cmake|CMake +([0-9]+)\\.([0-9]+) \\.\\. "
   "torchlings|CMake >= ([0-9]+)\\.([0-9]+)"
   "torchlings|\"cmake>=([0-9]+)\\.([0-9]+)\""
-  "runner/src/doctor_command.cpp|kMinimumCmakeMajor = ([0-9]+)()"
-  "runner/src/doctor_command.cpp|kMinimumCmakeMinor = ()([0-9]+)")
+  "runner/learner/doctor_command.cpp|kMinimumCmakeMajor = ([0-9]+)()"
+  "runner/learner/doctor_command.cpp|kMinimumCmakeMinor = ()([0-9]+)")
 foreach(statement IN LISTS statements)
   string(FIND "${statement}" "|" bar)
   string(SUBSTRING "${statement}" 0 ${bar} file)

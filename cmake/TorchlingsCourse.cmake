@@ -8,7 +8,7 @@
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   cmake_policy(SET CMP0057 NEW)  # if(IN_LIST); in a configure the project's minimum sets it
 endif()
-set(TORCHLINGS_LAYOUT_H "${CMAKE_CURRENT_LIST_DIR}/../runner/include/tl_runner/layout.h")
+set(TORCHLINGS_LAYOUT_H "${CMAKE_CURRENT_LIST_DIR}/../runner/core/layout.h")
 include("${CMAKE_CURRENT_LIST_DIR}/TorchlingsMistakes.cmake")
 file(STRINGS "${TORCHLINGS_LAYOUT_H}" layout_lines REGEX "^inline constexpr [a-z_:]+ k[A-Za-z]+ = ")
 foreach(line IN LISTS layout_lines)

@@ -2,7 +2,7 @@
 /// @brief Unit tests of picking the compiler error to show from gcc, nvcc and linker logs.
 #include "tl_test/catch.h"
 
-#include "tl_runner/compiler_log.h"
+#include "core/compiler_log.h"
 
 namespace tl = torchlings::runner;
 

@@ -2,10 +2,10 @@
 /// @brief Unit tests of course loading (lesson titles, info.md), its errors, and name resolution.
 #include "tl_test/catch.h"
 
+#include "core/course.h"
+#include "core/errors.h"
+#include "core/text.h"
 #include "temp_dir.h"
-#include "tl_runner/course.h"
-#include "tl_runner/errors.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 using Catch::Matchers::ContainsSubstring;

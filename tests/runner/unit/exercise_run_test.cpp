@@ -4,7 +4,7 @@
 
 #include <csignal>
 
-#include "tl_runner/exercise_run.h"
+#include "core/exercise_run.h"
 
 namespace tl = torchlings::runner;
 

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/text.h"
+#include "learner/file_watch.h"
 #include "temp_dir.h"
-#include "tl_runner/file_watch.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 namespace fs = std::filesystem;

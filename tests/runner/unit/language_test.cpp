@@ -5,8 +5,8 @@
 
 #include <map>
 
-#include "tl_runner/language.h"
-#include "tl_runner/messages.h"
+#include "core/language.h"
+#include "core/messages.h"
 
 namespace tl = torchlings::runner;
 using Catch::Matchers::ContainsSubstring;

@@ -2,11 +2,11 @@
 /// @brief Unit tests of the hashes and the manifests built on them.
 #include "tl_test/catch.h"
 
+#include "core/errors.h"
+#include "core/hashing.h"
+#include "core/text.h"
+#include "teacher/manifest.h"
 #include "temp_dir.h"
-#include "tl_runner/errors.h"
-#include "tl_runner/hashing.h"
-#include "tl_runner/manifest.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 namespace fs = std::filesystem;

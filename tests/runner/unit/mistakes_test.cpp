@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <csignal>
 
-#include "tl_runner/errors.h"
-#include "tl_runner/mistakes.h"
+#include "core/errors.h"
+#include "maintainer/mistakes.h"
 
 namespace tl = torchlings::runner;
 

@@ -4,10 +4,10 @@
 
 #include <csignal>
 
+#include "core/errors.h"
+#include "core/process.h"
+#include "core/text.h"
 #include "temp_dir.h"
-#include "tl_runner/errors.h"
-#include "tl_runner/process.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 using namespace std::chrono_literals;

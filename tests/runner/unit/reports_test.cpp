@@ -6,8 +6,8 @@
 #include <csignal>
 #include <sstream>
 
+#include "teacher/reports.h"
 #include "temp_dir.h"
-#include "tl_runner/reports.h"
 
 namespace tl = torchlings::runner;
 using nlohmann::json;

@@ -4,9 +4,9 @@
 
 #include <unistd.h>
 
+#include "core/state.h"
+#include "core/text.h"
 #include "temp_dir.h"
-#include "tl_runner/state.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 /// @brief Unit tests of reading the torchlings reporter's JSON Lines.
 #include "tl_test/catch.h"
 
-#include "tl_runner/test_events.h"
+#include "core/events.h"
 
 namespace tl = torchlings::runner;
 

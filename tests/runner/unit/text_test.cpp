@@ -5,10 +5,10 @@
 #include <set>
 #include "tl_test/catch.h"
 
+#include "core/errors.h"
+#include "core/terminal.h"
+#include "core/text.h"
 #include "temp_dir.h"
-#include "tl_runner/errors.h"
-#include "tl_runner/terminal.h"
-#include "tl_runner/text.h"
 
 namespace tl = torchlings::runner;
 

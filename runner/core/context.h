@@ -1,0 +1,90 @@
+/// @file
+/// @brief What every runner command needs: the course and build folders, the progress file,
+/// the output streams and style, and the CMake tools that configured the build.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/course.h"
+#include "core/language.h"
+#include "core/messages.h"
+#include "core/state.h"
+#include "core/terminal.h"
+
+namespace torchlings::runner {
+
+/// The name learners type to run the runner; used in the commands the runner suggests.
+inline constexpr std::string_view kCommand = "./torchlings";
+
+/// Where things are, and how to talk to the learner. The course and the state file are read
+/// on first use, so that commands which need neither (doctor) work without them.
+class Context {
+  public:
+    Context(std::filesystem::path root, std::filesystem::path build_dir,
+            std::filesystem::path state_path, Style style, std::ostream& out, std::ostream& err,
+            Language language = Language::kEnglish);
+
+    /// The course folder (holds lessons/ and exercises/).
+    [[nodiscard]] const std::filesystem::path& root() const { return root_; }
+    /// The configured CMake build folder.
+    [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
+    /// How output is decorated.
+    [[nodiscard]] const Style& style() const { return style_; }
+    /// The language the learner is spoken to in (the course's titles and hints included).
+    [[nodiscard]] Language language() const { return language_; }
+    /// A message of messages.h in that language.
+    [[nodiscard]] std::string message(Msg id, std::initializer_list<MessageArg> args = {}) const {
+        return runner::message(language_, id, args);
+    }
+    /// Where reports go (stdout).
+    [[nodiscard]] std::ostream& out() const { return *out_; }
+    /// Where warnings go (stderr).
+    [[nodiscard]] std::ostream& err() const { return *err_; }
+    /// Sends the reports for people elsewhere (stderr when stdout carries JSON).
+    void redirect_out(std::ostream& out) { out_ = &out; }
+
+    /// The course metadata; throws EnvironmentError when it cannot be read.
+    [[nodiscard]] const Course& course() const;
+    /// The progress record; a warning about an unusable file is printed once.
+    [[nodiscard]] StateFile& state();
+    /// The status of an exercise as it holds now: the recorded one, except that a "done"
+    /// exercise whose file has changed since its check is kChanged. Reads the learner's file.
+    [[nodiscard]] ExerciseStatus status_of(const Exercise& exercise);
+    /// The exercise the learner is on: the one watched last when it is not done, else the first
+    /// not done, else (everything done) the one watched last or the last of the course.
+    /// `check`, `hint` and `watch` use it when no exercise is named.
+    [[nodiscard]] const Exercise& current_exercise();
+    /// Saves the progress record; a failure is a warning, never an error.
+    void save_state();
+
+    /// `<build>/bin/<name>`.
+    [[nodiscard]] std::filesystem::path binary(std::string_view name) const;
+    /// A path as the learner should read it (relative to the course root when inside it).
+    [[nodiscard]] std::string show(const std::filesystem::path& path) const;
+
+    /// Throws EnvironmentError (with the set-up command) when the build folder is not configured.
+    void require_configured_build() const;
+    /// A value of `<build>/CMakeCache.txt`, or nothing.
+    [[nodiscard]] std::optional<std::string> cache_value(std::string_view key) const;
+    /// The cmake that configured the build (else the one on PATH); throws EnvironmentError.
+    [[nodiscard]] std::filesystem::path cmake() const;
+    /// The ctest next to that cmake (else the one on PATH); throws EnvironmentError.
+    [[nodiscard]] std::filesystem::path ctest() const;
+
+  private:
+    std::filesystem::path root_;
+    std::filesystem::path build_dir_;
+    std::filesystem::path state_path_;
+    Style style_;
+    std::ostream* out_;
+    std::ostream* err_;
+    Language language_;
+    mutable std::optional<Course> course_;  // read on first use
+    std::optional<StateFile> state_;
+};
+
+}  // namespace torchlings::runner

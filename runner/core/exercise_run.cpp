@@ -1,0 +1,387 @@
+/// @file
+/// @brief Building exercise targets and running their test programs.
+#include "core/exercise_run.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <ostream>
+#include <system_error>
+
+#include "core/compiler_log.h"
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The most output of a test program kept (the end of it); only its tail is ever shown.
+constexpr std::size_t kTestOutputLimit = 1 << 20;
+
+/// Time allowed for listing the test cases of a program that stopped early.
+constexpr std::chrono::seconds kListTimeout{20};
+
+/// The case names a test program declares, in declaration order: its course main's own listing
+/// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
+std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
+    ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
+                     cwd,
+                     OutputMode::kCapture,
+                     std::chrono::milliseconds(kListTimeout)};
+    const ProcessResult listed = run_process(spec);
+    std::vector<std::string> names;
+    // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
+    if (listed.timed_out || listed.signal != 0) {
+        return names;
+    }
+    // Each line is "gpu" or "any", a tab, the name.
+    for (const std::string& line : split_lines(listed.output)) {
+        for (std::string_view kind : {"gpu\t", "any\t"}) {
+            if (line.size() > kind.size() && line.compare(0, kind.size(), kind) == 0) {
+                names.push_back(line.substr(kind.size()));
+            }
+        }
+    }
+    return names;
+}
+
+/// Throws when a failed build never reached the compiler: CMake could not re-configure the
+/// build folder (Ninja re-runs it first when a CMakeLists.txt or an exercises/NN_topic/info.md
+/// changed), or the target does not exist.
+void throw_if_not_compiled(const Context& context, std::string_view target,
+                           const BuildResult& build) {
+    if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
+        const std::optional<CompilerError> error = first_error(build.log, {}, context.build_dir());
+        std::string what = "CMake could not re-configure " + context.show(context.build_dir()) +
+                           ", so nothing was built.";
+        if (error) {
+            what += "\n  " + error->headline;
+            for (const std::string& line : error->context) {
+                what += "\n  " + line;
+            }
+        }
+        throw EnvironmentError(
+            what + "\n  Full log: " + context.show(build.log_path),
+            "cmake " + context.show(context.build_dir()) + "   (shows the whole configure output)");
+    }
+    // Ninja: "ninja: error: unknown target 'ex_x'"; Make: "No rule to make target 'ex_x'".
+    if (build.log.find("unknown target") != std::string::npos ||
+        build.log.find("No rule to make target") != std::string::npos) {
+        throw EnvironmentError(
+            "The build has no target " + std::string(target) +
+                " (was the build configured before it existed?).",
+            "cmake " + context.show(context.build_dir()) + "   (re-configures the build)");
+    }
+}
+
+/// The build's progress, from the "[n/N]" lines Ninja prints before each step. On a terminal it
+/// keeps one updating line: "  building lesson_01 ... [37/160] 21 s, about 70 s left". Elsewhere
+/// (a log, a pipe) it appends "[n/N]" to the plain line every kPlainEvery, so that a long build
+/// still shows signs of life without flooding the log.
+class BuildProgress {
+  public:
+    BuildProgress(std::ostream& out, const Style& style, std::string prefix, bool live)
+        : out_(out), style_(style), prefix_(std::move(prefix)), live_(live) {}
+
+    /// Takes the next piece of the build's output.
+    void feed(std::string_view chunk) {
+        pending_.append(chunk);
+        std::size_t end = 0;
+        while ((end = pending_.find('\n')) != std::string::npos) {
+            read_line(std::string_view(pending_).substr(0, end));
+            pending_.erase(0, end + 1);
+        }
+        show();
+    }
+
+    /// Clears the updating line, if one was drawn, so the final verdict can be written.
+    void finish() {
+        if (drawn_) {
+            out_ << "\r\033[K" << style_.dim(prefix_) << std::flush;
+        }
+    }
+
+  private:
+    static constexpr std::chrono::milliseconds kRedrawEvery{100};
+    static constexpr std::chrono::seconds kPlainEvery{15};
+
+    void read_line(std::string_view line) {
+        if (line.size() < 5 || line.front() != '[') {
+            return;
+        }
+        const std::size_t slash = line.find('/');
+        const std::size_t close = line.find(']');
+        if (slash == std::string_view::npos || close == std::string_view::npos || slash > close) {
+            return;
+        }
+        try {
+            done_ = std::stoi(std::string(line.substr(1, slash - 1)));
+            total_ = std::stoi(std::string(line.substr(slash + 1, close - slash - 1)));
+        } catch (const std::exception&) {
+            // Not a Ninja progress line after all.
+        }
+    }
+
+    void show() {
+        if (total_ <= 0) {
+            return;
+        }
+        const auto now = Clock::now();
+        const double elapsed = std::chrono::duration<double>(now - started_).count();
+        const std::string counts = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "]";
+        if (!live_) {
+            if (now - last_shown_ >= kPlainEvery && now - started_ >= kPlainEvery) {
+                out_ << style_.dim(" " + counts) << std::flush;
+                last_shown_ = now;
+            }
+            return;
+        }
+        if (now - last_shown_ < kRedrawEvery) {
+            return;
+        }
+        std::string line = prefix_ + " " + counts + " " + format_seconds(elapsed);
+        // Steps differ in cost (a link is not a compile), so the estimate is only a rough one,
+        // shown once a few steps have finished.
+        if (done_ >= 3 && done_ < total_) {
+            const double left = elapsed / done_ * (total_ - done_);
+            line += ", about " + format_seconds(std::round(left)) + " left";
+        }
+        out_ << "\r\033[K" << style_.dim(line) << std::flush;
+        drawn_ = true;
+        last_shown_ = now;
+    }
+
+    using Clock = std::chrono::steady_clock;
+    std::ostream& out_;
+    const Style& style_;
+    std::string prefix_;
+    bool live_;
+    std::string pending_;
+    int done_ = 0;
+    int total_ = 0;
+    bool drawn_ = false;
+    Clock::time_point started_ = Clock::now();
+    Clock::time_point last_shown_{};
+};
+
+/// The build tool's "keep going after a failure" option for the build folder's generator, after
+/// `--`; nothing for a generator without one.
+std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
+    std::ifstream cache(build_dir / "CMakeCache.txt");
+    std::string line;
+    while (std::getline(cache, line)) {
+        if (line.rfind("CMAKE_GENERATOR:", 0) == 0) {
+            const std::string generator = line.substr(line.find('=') + 1);
+            if (generator == "Ninja" || generator == "Ninja Multi-Config") {
+                return {"--", "-k", "0"};
+            }
+            if (generator == "Unix Makefiles") {
+                return {"--", "-k"};
+            }
+            return {};
+        }
+    }
+    return {};
+}
+
+/// True when `out` is the runner's own stdout or stderr, that is a terminal, and the terminal
+/// can redraw a line (TERM set and not "dumb").
+bool is_terminal(const std::ostream& out) {
+    const char* term = std::getenv("TERM");
+    if (term == nullptr || std::string_view(term) == "dumb") {
+        return false;
+    }
+    return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
+           (&out == &std::cerr && isatty(STDERR_FILENO) != 0);
+}
+
+}  // namespace
+
+BuildResult build_target(Context& context, std::string_view target) {
+    return build_targets(context, {std::string(target)}, target);
+}
+
+BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
+                          std::string_view label) {
+    context.require_configured_build();
+    ProcessSpec spec{
+        {context.cmake().string(), "--build", context.build_dir().string(), "--target"},
+        {},
+        OutputMode::kCapture,
+        std::nullopt};
+    spec.argv.insert(spec.argv.end(), targets.begin(), targets.end());
+    if (targets.size() > 1) {
+        const std::vector<std::string> keep_going = keep_going_arguments(context.build_dir());
+        spec.argv.insert(spec.argv.end(), keep_going.begin(), keep_going.end());
+    }
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const std::string prefix = context.message(Msg::kBuilding, {label});
+    out << style.dim(prefix) << std::flush;
+    BuildProgress progress(out, style, prefix, is_terminal(out));
+    spec.on_output = [&progress](std::string_view chunk) { progress.feed(chunk); };
+    ProcessResult process;
+    try {
+        process = run_process(spec);
+    } catch (...) {
+        out << "\n" << std::flush;  // end the line before the error is reported
+        throw;
+    }
+    progress.finish();
+    const std::string log_name = targets.size() == 1 ? targets.front() : std::string("all");
+    BuildResult result{process.succeeded(), process.output,
+                       context.build_dir() / "logs" / (log_name + ".build.log"), process.seconds};
+    try {
+        write_file(result.log_path, result.log);
+    } catch (const EnvironmentError& error) {
+        context.err() << style.warn("warning: ") << error.what() << "\n";
+    }
+    if (result.ok) {
+        out << style.dim(context.message(Msg::kBuildOk, {format_seconds(result.seconds)})) << "\n";
+        return result;
+    }
+    out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
+    throw_if_not_compiled(context, label, result);
+    return result;
+}
+
+std::vector<const Exercise*> select_exercises(const Course& course,
+                                              const std::vector<std::string>& targets, bool all,
+                                              std::string_view verb) {
+    std::vector<const Exercise*> selected;
+    if (all) {
+        for (const Exercise& exercise : course.exercises()) {
+            selected.push_back(&exercise);
+        }
+        return selected;
+    }
+    if (targets.empty()) {
+        throw UsageError("Say which exercise: " + std::string(kCommand) + " " + std::string(verb) +
+                         " <id>, a lesson number, or --all.\n" + course.describe_ids());
+    }
+    for (const std::string& target : targets) {
+        for (const Exercise* exercise : course.resolve(target)) {
+            if (std::find(selected.begin(), selected.end(), exercise) == selected.end()) {
+                selected.push_back(exercise);
+            }
+        }
+    }
+    return selected;
+}
+
+Verdict classify(const ProcessResult& process, const TestRun& events) {
+    if (process.timed_out) {
+        return Verdict::kTimedOut;
+    }
+    if (process.signal != 0) {
+        return Verdict::kCrashed;
+    }
+    if (!events.started) {
+        return Verdict::kNoReport;
+    }
+    if (!events.finished) {
+        return Verdict::kExitedEarly;
+    }
+    if (events.cases.empty()) {
+        return Verdict::kNoTests;
+    }
+    if (events.first_failure() != nullptr) {
+        return Verdict::kFailed;
+    }
+    if (process.exit_code != 0) {
+        return Verdict::kContradicted;  // a pass needs the exit status to agree
+    }
+    if (events.count(CaseStatus::kPassed) == 0) {
+        return Verdict::kAllSkipped;
+    }
+    return Verdict::kPassed;
+}
+
+TestProgramRun run_test_program(Context& context, const Exercise& exercise,
+                                std::string_view program_name) {
+    const std::string name = program_name.empty() ? "ex_" + exercise.id : std::string(program_name);
+    const fs::path program = context.binary(name);
+    std::error_code error;
+    if (!fs::exists(program, error)) {
+        throw EnvironmentError(
+            "The test program " + context.show(program) + " does not exist.",
+            "cmake --build " + context.show(context.build_dir()) + " --target " + name);
+    }
+    // Events come through a pipe of this run's own, not stdout (whatever the learner's code
+    // prints cannot garble them) and not a file (no other run can read them, and nothing can
+    // rewrite them once the tests have ended).
+    TestProgramRun run;
+    run.timeout_s = exercise.timeout_s;
+    ProcessSpec spec{{program.string(), "--reporter", "torchlings"},
+                     context.root(),
+                     OutputMode::kCapture,
+                     std::chrono::seconds(exercise.timeout_s),
+                     kTestOutputLimit,
+                     /*events_pipe=*/true};
+    run.process = run_process(spec);
+    run.events = parse_test_events(run.process.events);
+    run.verdict = classify(run.process, run.events);
+    if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
+        run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
+        run.all_cases = list_cases(program, context.root());
+    }
+    // Silent even when only listing its tests, and ended by itself: it never reaches main().
+    if (run.verdict == Verdict::kNoReport && run.all_cases.empty() && run.process.exit_code >= 0) {
+        run.verdict = Verdict::kExitedBeforeTests;
+    }
+    return run;
+}
+
+std::string run_problem(const TestProgramRun& run, std::string_view subject) {
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = running != nullptr ? " (in \"" + running->name + "\")" : "";
+    const std::string who(subject);
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            return who +
+                   " must fail by assertion, not by crashing: " + signal_name(run.process.signal) +
+                   where;
+        case Verdict::kTimedOut:
+            return who + " must fail by assertion, not by hanging: stopped after " +
+                   std::to_string(run.timeout_s) + " s" + where;
+        case Verdict::kExitedEarly:
+            return who + " must fail by assertion, not by exiting: exit status " +
+                   std::to_string(run.process.exit_code) + where;
+        case Verdict::kNoReport:
+            return "the test program reported nothing (exit status " +
+                   std::to_string(run.process.exit_code) + "); is it a torchlings test program?";
+        case Verdict::kNoTests:
+            return "the test program has no test cases";
+        case Verdict::kExitedBeforeTests:
+            return "the test program exits before its tests start (exit status " +
+                   std::to_string(run.process.exit_code) + ")";
+        case Verdict::kContradicted:
+            return "the test program's exit status (" + std::to_string(run.process.exit_code) +
+                   ") contradicts its report";
+        default:
+            return {};
+    }
+}
+
+std::string failed_case_problem(const TestCaseResult& result, std::string_view subject) {
+    const bool crashed =
+        std::any_of(result.failures.begin(), result.failures.end(),
+                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
+    if (crashed) {
+        return "\"" + result.name + "\": " + std::string(subject) +
+               " must fail by assertion, not by crashing";
+    }
+    if (result.failures.empty()) {
+        return "\"" + result.name + "\" failed without an assertion or exception";
+    }
+    return {};
+}
+
+}  // namespace torchlings::runner

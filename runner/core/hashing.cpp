@@ -1,0 +1,118 @@
+/// @file
+/// @brief SHA-256 and git blob ids through OpenSSL's EVP digests, and the JSON lists of hashes.
+#include "core/hashing.h"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <system_error>
+
+#include "core/context.h"
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+namespace {
+
+/// Hex digest of the concatenated parts with the named digest ("SHA256", "SHA1").
+std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_view> parts) {
+    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
+                                                                          &EVP_MD_CTX_free);
+    if (!context || EVP_DigestInit_ex(context.get(), type, nullptr) != 1) {
+        throw std::runtime_error("OpenSSL could not start a digest");
+    }
+    for (const std::string_view part : parts) {
+        if (EVP_DigestUpdate(context.get(), part.data(), part.size()) != 1) {
+            throw std::runtime_error("OpenSSL could not update a digest");
+        }
+    }
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
+        throw std::runtime_error("OpenSSL could not finish a digest");
+    }
+    static constexpr std::string_view kHex = "0123456789abcdef";
+    std::string text;
+    text.reserve(2 * length);
+    for (unsigned int i = 0; i < length; ++i) {
+        text += kHex[digest[i] >> 4];
+        text += kHex[digest[i] & 0xF];
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) { return digest_hex(EVP_sha256(), {bytes}); }
+
+std::string sha256_file(const std::filesystem::path& path) { return sha256_hex(read_file(path)); }
+
+std::string sha256_file_or_empty(const std::filesystem::path& path) noexcept {
+    try {
+        return sha256_file(path);
+    } catch (...) {
+        return {};
+    }
+}
+
+std::string git_blob_id(std::string_view bytes) {
+    const std::string header = "blob " + std::to_string(bytes.size());
+    return digest_hex(EVP_sha1(), {header, std::string_view("\0", 1), bytes});
+}
+
+namespace {
+using nlohmann::json;
+constexpr int kManifestFormatVersion = 1;
+}  // namespace
+
+void write_hash_list(const std::filesystem::path& file, std::string_view key,
+                     const HashList& hashes) {
+    json list = json::object();
+    for (const auto& [path, hash] : hashes) {
+        list[path] = hash;
+    }
+    const json document = {{"format_version", kManifestFormatVersion}, {std::string(key), list}};
+    write_file(file, document.dump(2) + "\n");
+}
+
+HashList read_hash_list(const std::filesystem::path& file, std::string_view key) {
+    const json document = json::parse(read_file(file), nullptr, /*allow_exceptions=*/false);
+    const std::string expected = "a JSON object {\"format_version\": 1, \"" + std::string(key) +
+                                 "\": {\"<path>\": \"<hash>\", ...}}";
+    if (document.is_discarded() || !document.is_object()) {
+        throw EnvironmentError(file.string() + " is not valid JSON; expected " + expected + ".");
+    }
+    if (document.value("format_version", json()) != kManifestFormatVersion) {
+        throw EnvironmentError(file.string() + " has format_version " +
+                               document.value("format_version", json()).dump() + "; expected " +
+                               std::to_string(kManifestFormatVersion) + ".");
+    }
+    const auto list = document.find(std::string(key));
+    if (list == document.end() || !list->is_object()) {
+        throw EnvironmentError(file.string() + " has no \"" + std::string(key) +
+                               "\" object; expected " + expected + ".");
+    }
+    HashList hashes;
+    for (const auto& [path, hash] : list->items()) {
+        if (!hash.is_string()) {
+            throw EnvironmentError(file.string() + ": the hash of " + path +
+                                   " is not a string; expected " + expected + ".");
+        }
+        hashes.emplace(path, hash.get<std::string>());
+    }
+    return hashes;
+}
+
+HashList pristine_stubs(const Context& context) {
+    const std::filesystem::path file = context.root() / kPristineManifest;
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) {
+        return {};
+    }
+    return read_hash_list(file, "stubs");
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,522 @@
+/// @file
+/// @brief fork/execvp/waitpid process running with pipes, time limits and process groups.
+#include "core/process.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <array>
+#include <fstream>
+
+#include "core/errors.h"
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// How often the wait loop wakes up to check the clock and Ctrl-C, at most.
+constexpr int kPollIntervalMs = 100;
+
+/// How long output is still read once the program has ended or been stopped: output that a
+/// process outside its group holds open ends there, so that it cannot hold the runner.
+constexpr std::chrono::milliseconds kDrainLimit{2000};
+
+/// How long past the time limit the watchdog waits for the runner before it stops the group
+/// itself (the runner normally does it first, and says why).
+constexpr std::chrono::milliseconds kWatchdogGrace{3000};
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void note_interrupt(int /*signal*/) { g_interrupted = 1; }
+
+/// For its lifetime, sets what SIGINT, SIGQUIT and SIGTERM do in the runner; restores them after.
+class SignalGuard {
+  public:
+    explicit SignalGuard(void (*handler)(int)) {
+        struct sigaction action {};
+        action.sa_handler = handler;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = 0;  // no SA_RESTART: poll() must wake up with EINTR
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            sigaction(kSignals[i], &action, &previous_[i]);
+        }
+    }
+    ~SignalGuard() {
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            sigaction(kSignals[i], &previous_[i], nullptr);
+        }
+    }
+    SignalGuard(const SignalGuard&) = delete;
+    SignalGuard& operator=(const SignalGuard&) = delete;
+
+  private:
+    static constexpr std::array<int, 3> kSignals{SIGINT, SIGQUIT, SIGTERM};
+    std::array<struct sigaction, 3> previous_{};
+};
+
+/// A file descriptor closed on destruction.
+class Fd {
+  public:
+    explicit Fd(int fd = -1) : fd_(fd) {}
+    ~Fd() { reset(); }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    [[nodiscard]] int get() const { return fd_; }
+    void reset(int fd = -1) {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+        fd_ = fd;
+    }
+
+  private:
+    int fd_;
+};
+
+/// A pipe whose ends close on exec. (pipe2() would do it in one call, but macOS lacks it; the
+/// runner is single-threaded, so no other fork can slip in between the two calls.)
+bool make_pipe(int fds[2]) {
+    if (pipe(fds) != 0) {
+        return false;
+    }
+    for (int i = 0; i < 2; ++i) {
+        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Why the child could not exec, sent back through a close-on-exec pipe.
+struct ExecFailure {
+    int error = 0;
+    int stage = 0;  // 0: chdir, 1: exec
+};
+
+/// The child's side, between fork and exec: async-signal-safe calls only.
+[[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, char** envp, int out_fd,
+                             int null_fd, int report_fd, int events_fd, pid_t runner) {
+    for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGHUP}) {
+        ::signal(number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    // Out of the way of the descriptor numbers given to the program.
+    report_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 10);
+    if (events_fd >= 0) {
+        events_fd = fcntl(events_fd, F_DUPFD_CLOEXEC, 10);
+    }
+    if (spec.output == OutputMode::kCapture) {
+        setpgid(0, 0);  // its own group, so that a timeout can stop it and all its children
+#ifdef __linux__
+        // Dies with the runner (the watchdog stops the rest of the group).
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != runner) {
+            _exit(127);  // the runner is already gone
+        }
+#else
+        (void)runner;
+#endif
+        dup2(null_fd, STDIN_FILENO);
+        dup2(out_fd, STDOUT_FILENO);
+        dup2(out_fd, STDERR_FILENO);
+        if (events_fd >= 0) {
+            dup2(events_fd, kEventsFd);  // dup2 clears close-on-exec on the copy
+        }
+    }
+    if (envp != nullptr) {
+        environ = envp;
+    }
+    ExecFailure failure;
+    if (!spec.cwd.empty() && chdir(spec.cwd.c_str()) != 0) {
+        failure = {errno, 0};
+    } else {
+        execvp(argv[0], argv);
+        failure = {errno, 1};
+    }
+    [[maybe_unused]] const ssize_t written = write(report_fd, &failure, sizeof failure);
+    _exit(127);
+}
+
+/// Waits for a child that shares the terminal; Ctrl-C goes to it, not to the runner.
+int wait_inherited(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        }
+    }
+    return status;
+}
+
+/// Appends to the captured output, keeping only the last `limit` bytes when limit > 0.
+void append_output(ProcessResult& result, const char* data, std::size_t size, std::size_t limit) {
+    result.output.append(data, size);
+    if (limit > 0 && result.output.size() > 2 * limit) {
+        // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
+        result.output.erase(0, result.output.size() - limit);
+        result.output_truncated = true;
+    }
+}
+
+/// Stops the child's process group, and the child itself should it not lead one.
+void kill_group(pid_t pid) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+/// Stops every process the runner adopted (Linux: the runner is a child subreaper during a test
+/// run, so a process that left the test's group is re-parented to it once its parent dies),
+/// except `keep`, and reaps it.
+void kill_adopted(pid_t keep) {
+#ifdef __linux__
+    DIR* proc = opendir("/proc");
+    if (proc == nullptr) {
+        return;
+    }
+    const pid_t self = getpid();
+    while (const dirent* entry = readdir(proc)) {
+        char* end = nullptr;
+        const long number = std::strtol(entry->d_name, &end, 10);
+        if (end == entry->d_name || *end != '\0' || number == keep) {
+            continue;
+        }
+        std::ifstream stat_file(std::string("/proc/") + entry->d_name + "/stat");
+        std::string text;
+        std::getline(stat_file, text);
+        // pid (comm) state ppid ...; comm may hold spaces and parentheses: read after the last ')'.
+        const std::size_t close = text.rfind(')');
+        if (close == std::string::npos) {
+            continue;
+        }
+        char state = 0;
+        long parent = 0;
+        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &parent) == 2 &&
+            parent == self) {
+            kill(static_cast<pid_t>(number), SIGKILL);
+            int ignored = 0;
+            waitpid(static_cast<pid_t>(number), &ignored, 0);
+        }
+    }
+    closedir(proc);
+#else
+    (void)keep;
+#endif
+}
+
+/// A process that stops the child's group when the runner dies (its end of a pipe closes) or
+/// stays stopped past the time limit; told "done" by the runner, it ends quietly.
+class Watchdog {
+  public:
+    Watchdog(pid_t group, const std::optional<std::chrono::milliseconds>& timeout) {
+        int fds[2] = {-1, -1};
+        if (!make_pipe(fds)) {
+            return;  // no watchdog: the time limit is still enforced by the runner
+        }
+        const pid_t pid = fork();
+        if (pid == 0) {
+            ::close(fds[1]);
+            watch(group, fds[0], timeout);
+        }
+        ::close(fds[0]);
+        if (pid < 0) {
+            ::close(fds[1]);
+            return;
+        }
+        pid_ = pid;
+        lifeline_ = fds[1];
+    }
+    ~Watchdog() {
+        if (pid_ <= 0) {
+            return;
+        }
+        // A watchdog that already acted (the runner was stopped past the limit) has closed its
+        // end: the write must fail with EPIPE, not kill the runner with SIGPIPE.
+        struct sigaction ignore {};
+        struct sigaction previous {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGPIPE, &ignore, &previous);
+        const char done = 'D';
+        [[maybe_unused]] const ssize_t written = ::write(lifeline_, &done, 1);
+        sigaction(SIGPIPE, &previous, nullptr);
+        ::close(lifeline_);
+        int ignored = 0;
+        waitpid(pid_, &ignored, 0);
+    }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+    [[nodiscard]] pid_t pid() const { return pid_; }
+
+  private:
+    [[noreturn]] static void watch(pid_t group, int lifeline,
+                                   const std::optional<std::chrono::milliseconds>& timeout) {
+        // Deaf to the terminal's signals, and holding nothing of the runner's open.
+        for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP}) {
+            ::signal(number, SIG_IGN);
+        }
+        setpgid(0, 0);
+        const int null_fd = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3; ++fd) {
+            dup2(null_fd, fd);
+        }
+        const long open_max = sysconf(_SC_OPEN_MAX);
+        for (int fd = 3; fd < std::min(open_max > 0 ? open_max : 1024L, 65536L); ++fd) {
+            if (fd != lifeline) {
+                ::close(fd);
+            }
+        }
+        const Clock::time_point deadline =
+            timeout ? Clock::now() + *timeout + kWatchdogGrace : Clock::time_point::max();
+        while (true) {
+            int wait_ms = -1;
+            if (timeout) {
+                const auto left =
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+                wait_ms = static_cast<int>(std::max<long long>(left.count(), 0));
+            }
+            pollfd poll_fd{lifeline, POLLIN, 0};
+            const int ready = poll(&poll_fd, 1, wait_ms);
+            if (ready < 0 && errno == EINTR) {
+                continue;
+            }
+            char byte = 0;
+            if (ready > 0 && read(lifeline, &byte, 1) == 1 && byte == 'D') {
+                _exit(0);  // the runner finished and stopped the group itself
+            }
+            break;  // the runner died (end of file), or the time is up
+        }
+        kill(-group, SIGKILL);
+        kill(group, SIGKILL);
+        _exit(0);
+    }
+
+    pid_t pid_ = -1;
+    int lifeline_ = -1;
+};
+
+/// Reads what a pipe holds now into `text`; false once it is closed (or broken).
+bool read_ready(int fd, std::string& text, ProcessResult& result, const ProcessSpec& spec,
+                bool output) {
+    std::array<char, 65536> buffer{};
+    const ssize_t count = read(fd, buffer.data(), buffer.size());
+    if (count > 0) {
+        if (output) {
+            append_output(result, buffer.data(), static_cast<std::size_t>(count),
+                          spec.output_limit);
+            if (spec.on_output) {
+                spec.on_output(std::string_view(buffer.data(), static_cast<std::size_t>(count)));
+            }
+        } else {
+            text.append(buffer.data(), static_cast<std::size_t>(count));
+        }
+        return true;
+    }
+    return count < 0 && (errno == EINTR || errno == EAGAIN);
+}
+
+/// Reads a captured child's output (and events) until it ends, stopping its group on timeout or
+/// Ctrl-C. Once the child has ended or been stopped, pipes still held open by a process that
+/// left the group are read for kDrainLimit at most.
+int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
+                  ProcessResult& result, pid_t watchdog) {
+    const Clock::time_point deadline =
+        spec.timeout ? Clock::now() + *spec.timeout : Clock::time_point::max();
+    bool pipe_open = true;
+    bool events_open = events_fd >= 0;
+    bool reaped = false;
+    std::optional<Clock::time_point> drain_until;
+    int status = 0;
+    while (pipe_open || events_open || !reaped) {
+        if (g_interrupted != 0) {
+            kill_group(pid);
+            if (!reaped) {
+                waitpid(pid, &status, 0);
+            }
+            throw Interrupted();
+        }
+        int wait_ms = kPollIntervalMs;
+        if (spec.timeout && !reaped && !result.timed_out) {
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            if (left.count() <= 0) {
+                kill_group(pid);
+                result.timed_out = true;
+                drain_until = Clock::now() + kDrainLimit;
+            }
+            wait_ms = static_cast<int>(std::clamp<long long>(left.count(), 0, kPollIntervalMs));
+        }
+        if (drain_until && Clock::now() >= *drain_until) {
+            pipe_open = false;  // held open by a process that escaped the group
+            events_open = false;
+        }
+        std::array<pollfd, 2> polled{};
+        nfds_t count = 0;
+        if (pipe_open) {
+            polled[count++] = pollfd{out_fd, POLLIN, 0};
+        }
+        if (events_open) {
+            polled[count++] = pollfd{events_fd, POLLIN, 0};
+        }
+        if (count > 0) {
+            const int ready = poll(polled.data(), count, wait_ms);
+            if (ready == 0 && spec.on_output) {
+                spec.on_output({});  // nothing new: a chance to show that time passes
+            }
+            if (ready > 0) {
+                for (nfds_t i = 0; i < count; ++i) {
+                    if ((polled[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) {
+                        continue;
+                    }
+                    const bool is_output = polled[i].fd == out_fd;
+                    const bool open =
+                        read_ready(polled[i].fd, result.events, result, spec, is_output);
+                    (is_output ? pipe_open : events_open) = open;
+                }
+            }
+        } else if (!reaped) {
+            poll(nullptr, 0, wait_ms);
+        }
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+            reaped = true;
+            // Killed while the runner itself was stopped past the limit: the watchdog did it.
+            if (spec.timeout && !result.timed_out && Clock::now() >= deadline &&
+                WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+                result.timed_out = true;
+            }
+            // Whatever the child left running in its group would keep the pipe open: stop it.
+            kill(-pid, SIGKILL);
+            if (!drain_until) {
+                drain_until = Clock::now() + kDrainLimit;
+            }
+        }
+        if (reaped && spec.events_pipe) {
+            kill_adopted(watchdog);  // processes that left the group and lost their parent
+        }
+    }
+    return status;
+}
+
+}  // namespace
+
+ProcessResult run_process(const ProcessSpec& spec) {
+    if (spec.argv.empty()) {
+        throw std::invalid_argument("run_process: empty argv");
+    }
+    std::vector<char*> argv;
+    for (const std::string& arg : spec.argv) {
+        argv.push_back(const_cast<char*>(arg.c_str()));
+    }
+    argv.push_back(nullptr);
+
+    const bool capture = spec.output == OutputMode::kCapture;
+    const bool events = capture && spec.events_pipe;
+    int out_pipe[2] = {-1, -1};
+    int events_pipe[2] = {-1, -1};
+    int report_pipe[2] = {-1, -1};
+    if ((capture && !make_pipe(out_pipe)) || (events && !make_pipe(events_pipe)) ||
+        !make_pipe(report_pipe)) {
+        throw EnvironmentError(std::string("cannot create a pipe: ") + std::strerror(errno));
+    }
+    Fd out_read(out_pipe[0]);
+    Fd out_write(out_pipe[1]);
+    Fd events_read(events_pipe[0]);
+    Fd events_write(events_pipe[1]);
+    Fd report_read(report_pipe[0]);
+    Fd report_write(report_pipe[1]);
+    Fd null_fd(capture ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1);
+
+    // The child's environment: the runner's, with the events pipe named.
+    std::vector<std::string> environment;
+    std::vector<char*> envp;
+    if (events) {
+        std::string prefix(kEventsFdVariable);
+        prefix += '=';
+        for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+            if (std::string_view(*entry).rfind(prefix, 0) != 0) {
+                environment.emplace_back(*entry);
+            }
+        }
+        environment.push_back(prefix + std::to_string(kEventsFd));
+        for (std::string& entry : environment) {
+            envp.push_back(entry.data());
+        }
+        envp.push_back(nullptr);
+#ifdef __linux__
+        // Processes that leave the test's group are re-parented to the runner, which stops them.
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+    }
+
+    g_interrupted = 0;
+    SignalGuard guard(capture ? note_interrupt : SIG_IGN);
+    ProcessResult result;
+    const Clock::time_point start = Clock::now();
+    const pid_t runner = getpid();
+    const pid_t pid = fork();
+    if (pid < 0) {
+        throw EnvironmentError(std::string("cannot start a process: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        exec_child(spec, argv.data(), events ? envp.data() : nullptr, out_write.get(),
+                   null_fd.get(), report_write.get(), events_write.get(), runner);
+    }
+
+    if (capture) {
+        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
+    }
+    out_write.reset();
+    events_write.reset();
+    report_write.reset();
+    std::optional<Watchdog> watchdog;
+    if (capture) {
+        watchdog.emplace(pid, spec.timeout);
+    }
+
+    ExecFailure failure;
+    if (read(report_read.get(), &failure, sizeof failure) == static_cast<ssize_t>(sizeof failure)) {
+        int ignored = 0;
+        waitpid(pid, &ignored, 0);
+        const std::string what =
+            failure.stage == 0 ? "cannot enter " + spec.cwd.string() : "cannot run " + spec.argv[0];
+        throw EnvironmentError(what + ": " + std::strerror(failure.error));
+    }
+
+    const int status = capture ? wait_captured(pid, out_read.get(), events_read.get(), spec, result,
+                                               watchdog ? watchdog->pid() : -1)
+                               : wait_inherited(pid);
+    watchdog.reset();
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (spec.output_limit > 0 && result.output.size() > spec.output_limit) {
+        result.output.erase(0, result.output.size() - spec.output_limit);
+        result.output_truncated = true;
+    }
+    if (WIFEXITED(status)) {
+        result.exit_code = WEXITSTATUS(status);
+    }
+    if (WIFSIGNALED(status)) {
+        result.signal = WTERMSIG(status);
+    }
+    return result;
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,77 @@
+/// @file
+/// @brief Terminal detection and ANSI colour.
+#include "core/terminal.h"
+
+#include <unistd.h>
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/errors.h"
+
+namespace torchlings::runner {
+namespace {
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+}
+
+/// The locale the C library would use for character types is UTF-8.
+bool utf8_locale() {
+    for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+        std::string value = env(name);
+        if (value.empty()) {
+            continue;
+        }
+        std::transform(value.begin(), value.end(), value.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return value.find("utf-8") != std::string::npos || value.find("utf8") != std::string::npos;
+    }
+    return false;
+}
+
+}  // namespace
+
+ColorMode parse_color_mode(std::string_view text) {
+    if (text == "auto") {
+        return ColorMode::kAuto;
+    }
+    if (text == "always") {
+        return ColorMode::kAlways;
+    }
+    if (text == "never") {
+        return ColorMode::kNever;
+    }
+    throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
+}
+
+Style Style::detect(ColorMode mode) {
+    bool color = false;
+    switch (mode) {
+        case ColorMode::kAlways:
+            color = true;
+            break;
+        case ColorMode::kNever:
+            color = false;
+            break;
+        case ColorMode::kAuto:
+            color = isatty(STDOUT_FILENO) != 0 && env("NO_COLOR").empty() && env("TERM") != "dumb";
+            break;
+    }
+    return {color, utf8_locale()};
+}
+
+std::string Style::paint(std::string_view code, std::string_view text) const {
+    if (!color_) {
+        return std::string(text);
+    }
+    std::string painted = "\x1b[";
+    painted += code;
+    painted += 'm';
+    painted += text;
+    painted += "\x1b[0m";
+    return painted;
+}
+
+}  // namespace torchlings::runner

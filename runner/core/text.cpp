@@ -1,0 +1,203 @@
+/// @file
+/// @brief String and path helpers.
+#include "core/text.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <numeric>
+#include <sstream>
+#include <system_error>
+
+#include "core/errors.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+std::vector<std::string> split_lines(std::string_view text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            end = text.size();
+        }
+        std::string_view line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
+        lines.emplace_back(line);
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::string trim(std::string_view text) {
+    constexpr std::string_view kSpace = " \t\r\n\f\v";
+    const std::size_t first = text.find_first_not_of(kSpace);
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const std::size_t last = text.find_last_not_of(kSpace);
+    return std::string(text.substr(first, last - first + 1));
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string joined;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) {
+            joined += separator;
+        }
+        joined += items[i];
+    }
+    return joined;
+}
+
+std::string indent(std::string_view text, std::string_view prefix) {
+    std::string result;
+    for (const std::string& line : split_lines(text)) {
+        if (!line.empty()) {
+            result += prefix;
+        }
+        result += line;
+        result += '\n';
+    }
+    return result;
+}
+
+std::string last_lines(std::string_view text, std::size_t count) {
+    const std::vector<std::string> lines = split_lines(text);
+    const std::size_t first = lines.size() > count ? lines.size() - count : 0;
+    std::string tail;
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        tail += lines[i];
+        tail += '\n';
+    }
+    return tail;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    // One row of the dynamic-programming table at a time: O(|b|) memory.
+    std::vector<std::size_t> row(b.size() + 1);
+    std::iota(row.begin(), row.end(), std::size_t{0});
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const std::size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+namespace {
+
+/// An absolute, normalised form of a path; symbolic links are resolved where the path exists.
+fs::path normalised(const fs::path& path) {
+    std::error_code error;
+    fs::path result = fs::weakly_canonical(path, error);
+    if (error) {
+        result = fs::absolute(path, error).lexically_normal();
+    }
+    return result;
+}
+
+}  // namespace
+
+std::string display_path(const fs::path& path, const fs::path& root) {
+    if (path.empty()) {
+        return {};
+    }
+    const fs::path full = normalised(path);
+    const fs::path base = normalised(root);
+    const fs::path relative = full.lexically_relative(base);
+    if (relative.empty() || *relative.begin() == "..") {
+        return full.string();
+    }
+    return relative.string();
+}
+
+bool same_path(const fs::path& a, const fs::path& b) { return normalised(a) == normalised(b); }
+
+std::string iso_time_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    std::ostringstream text;
+    text << std::put_time(&utc, "%Y-%m-%dT%H:%M:%SZ");
+    return text.str();
+}
+
+std::string format_seconds(double seconds) {
+    std::ostringstream text;
+    if (seconds < 10.0) {
+        text << std::fixed << std::setprecision(1) << seconds << " s";
+    } else {
+        text << std::llround(seconds) << " s";
+    }
+    return text.str();
+}
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw EnvironmentError("cannot read " + path.string() + ": " + std::strerror(errno));
+    }
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+void write_file(const fs::path& path, std::string_view content) {
+    std::error_code error;
+    if (path.has_parent_path()) {
+        fs::create_directories(path.parent_path(), error);
+    }
+    // POSIX calls, so that the message names the real cause (errno), never "Success".
+    const auto fail = [&](int number) {
+        std::string fix;
+        if (number == EACCES || number == EPERM || number == EROFS) {
+            fix = "make it writable: chmod u+w " +
+                  (path.has_parent_path() ? path.parent_path().string() : std::string("."));
+        } else if (number == ENOSPC || number == EDQUOT) {
+            fix = "free some disk space (df -h " +
+                  (path.has_parent_path() ? path.parent_path().string() : std::string(".")) + ")";
+        } else if (number == EISDIR) {
+            fix = "move the folder " + path.string() + " out of the way";
+        }
+        throw EnvironmentError("cannot write " + path.string() + ": " + std::strerror(number), fix);
+    };
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fail(errno);
+    }
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t count = ::write(fd, content.data() + done, content.size() - done);
+        if (count < 0 && errno == EINTR) {
+            continue;
+        }
+        if (count <= 0) {
+            const int number = count < 0 ? errno : ENOSPC;
+            ::close(fd);
+            fail(number);
+        }
+        done += static_cast<std::size_t>(count);
+    }
+    if (::close(fd) != 0) {
+        fail(errno);
+    }
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,497 @@
+/// @file
+/// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
+#include <algorithm>
+#include <ostream>
+#include <system_error>
+#include <tuple>
+
+#include "core/compiler_log.h"
+#include "core/exercise_run.h"
+#include "core/hashing.h"
+#include "core/text.h"
+#include "learner/check.h"
+#include "learner/verbs.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// How many lines of a failing test program's own output to show.
+constexpr std::size_t kOutputTailLines = 20;
+
+void report_build_error(Context& context, const CheckOutcome& outcome) {
+    const std::vector<std::string> lines = build_error_lines(context, outcome);
+    context.out() << "  " << context.style().bad(lines.front()) << "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        context.out() << "  " << lines[i] << "\n";
+    }
+}
+
+/// The line for one test case: mark, name, and why it was skipped or stopped.
+void report_case(const Context& context, const TestProgramRun& run, const TestCaseResult& result) {
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    switch (result.status) {
+        case CaseStatus::kPassed:
+            if (run.verdict == Verdict::kContradicted) {
+                out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
+                    << style.dim(context.message(Msg::kCaseNotTrusted)) << "\n";
+                return;
+            }
+            out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
+            return;
+        case CaseStatus::kSkipped:
+            out << "  " << style.warn(std::string(style.skip_mark())) << " " << result.name
+                << style.dim(context.message(Msg::kCaseSkipped, {result.skip_reason})) << "\n";
+            return;
+        case CaseStatus::kFailed:
+        case CaseStatus::kUnfinished:
+            break;
+    }
+    std::string note;
+    if (&result == run.events.interrupted_case()) {
+        if (run.verdict == Verdict::kTimedOut) {
+            note = context.message(Msg::kCaseStoppedHere);
+        }
+        if (run.verdict == Verdict::kCrashed) {
+            note = context.message(Msg::kCaseCrashedHere);
+        }
+        if (run.verdict == Verdict::kExitedEarly) {
+            note = context.message(Msg::kCaseExitedHere);
+        }
+    }
+    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
+        << style.dim(note) << "\n";
+}
+
+void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    out << "\n"
+        << context.message(Msg::kFirstFailure,
+                           {style.bold(context.message(Msg::kFirstFailureWords)), result.name})
+        << "\n";
+    if (result.failures.empty()) {
+        out << context.message(Msg::kFailedWithoutAssertion) << "\n";
+        return;
+    }
+    const FailureText text = describe_failure(
+        context, context.show(context.course().learner_file(exercise)), result.failures.front());
+    for (std::size_t i = 0; i < text.lines.size(); ++i) {
+        const std::string& line = text.lines[i];
+        out << "  "
+            << (i != text.key      ? line
+                : text.key_is_todo ? style.warn(line)
+                                   : style.bad(line))
+            << "\n";
+    }
+}
+
+/// The sentence about a run that stopped early, or nothing.
+void report_stopped_run(Context& context, const TestProgramRun& run) {
+    const std::optional<StopText> stop = stop_text(run);
+    if (!stop) {
+        return;
+    }
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = stop_where(run);
+    std::ostream& out = context.out();
+    out << "\n" << context.style().bad(stop->headline) << where << ".\n  " << stop->detail << "\n";
+    if (const std::string site = crash_site(context, running); !site.empty()) {
+        out << "  " << site << "\n";
+    }
+}
+
+/// The summary line, e.g. "choose_device: 2/5 tests passed, 1 skipped".
+void report_summary(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    const Style& style = context.style();
+    const int passed = run.events.count(CaseStatus::kPassed);
+    const int skipped = run.events.count(CaseStatus::kSkipped);
+    const int total = static_cast<int>(std::max(run.events.cases.size(), run.all_cases.size()));
+    std::string summary = context.message(Msg::kTestsPassed, {exercise.id, passed, total});
+    if (skipped > 0) {
+        summary += context.message(Msg::kTestsSkipped, {skipped});
+    }
+    context.out() << "\n";
+    if (run.verdict == Verdict::kPassed) {
+        context.out() << style.good(context.message(Msg::kDone, {summary})) << "\n";
+    } else if (run.verdict == Verdict::kContradicted) {
+        context.out() << style.bad(context.message(Msg::kNotPassedContradicted,
+                                                   {exercise.id, run.process.exit_code}))
+                      << "\n";
+    } else if (run.verdict == Verdict::kAllSkipped) {
+        context.out() << style.warn(
+                             context.message(Msg::kAllSkipped, {exercise.id, skipped, total}))
+                      << "\n";
+    } else {
+        context.out() << style.bad(summary) << "\n";
+    }
+}
+
+void suggest_hint(Context& context, const Exercise& exercise) {
+    if (exercise.hints.empty()) {
+        return;
+    }
+    context.out() << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
+}
+
+/// The verdict as an exit code and a status for the progress file.
+std::pair<ExitCode, ExerciseStatus> verdict_outcome(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::kPassed:
+            return {ExitCode::kOk, ExerciseStatus::kDone};
+        case Verdict::kAllSkipped:
+            return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
+        default:
+            return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
+    }
+}
+
+void report_run(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    std::ostream& out = context.out();
+    if (run.verdict == Verdict::kNoReport) {
+        throw EnvironmentError(
+            "The test program " + context.show(context.binary("ex_" + exercise.id)) +
+                " reported no results (exit status " + std::to_string(run.process.exit_code) +
+                "). Its output:\n" + indent(last_lines(run.process.output, kOutputTailLines), "  "),
+            "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
+    }
+    for (const TestCaseResult& result : run.events.cases) {
+        report_case(context, run, result);
+    }
+    const std::vector<std::string> not_run = cases_not_run(run);
+    for (const std::string& name : not_run) {
+        out << "  " << context.style().dim(context.message(Msg::kCaseNotRun, {name})) << "\n";
+    }
+    if (run.verdict == Verdict::kNoTests) {
+        out << context.message(Msg::kNoTestCasesRan) << "\n";
+    }
+
+    const TestCaseResult* failed = run.events.first_failure();
+    if (run.verdict == Verdict::kFailed && failed != nullptr) {
+        report_failure(context, exercise, *failed);
+    }
+    report_stopped_run(context, run);
+    if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
+        !trim(run.process.output).empty()) {
+        out << "\n"
+            << context.message(Msg::kProgramOutput, {kOutputTailLines}) << "\n"
+            << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
+    }
+    report_summary(context, exercise, run);
+}
+
+}  // namespace
+
+std::string source_location(const Context& context, const std::string& file, int line) {
+    if (file.empty()) {
+        return {};
+    }
+    std::string text = context.show(file);
+    if (line > 0) {
+        text += ":" + std::to_string(line);
+    }
+    return text;
+}
+
+std::string describe_site(const Context& context, const Failure& failure) {
+    const std::string where = source_location(context, failure.file, failure.line);
+    if (where.empty()) {
+        return {};
+    }
+    if (failure.macro.empty()) {
+        return "after the check at " + where;
+    }
+    if (failure.macro == "TEST_CASE") {
+        return "before the first check of the test case at " + where;
+    }
+    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
+}
+
+std::vector<std::string> cases_not_run(const TestProgramRun& run) {
+    std::vector<std::string> missing;
+    for (const std::string& name : run.all_cases) {
+        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
+                                     [&](const TestCaseResult& c) { return c.name == name; });
+        if (!ran) {
+            missing.push_back(name);
+        }
+    }
+    return missing;
+}
+
+FailureText describe_failure(const Context& context, const std::string& learner_file,
+                             const Failure& failure) {
+    FailureText text;
+    std::vector<std::string>& lines = text.lines;
+    switch (failure.kind) {
+        case FailureKind::kTodo:
+            lines.push_back("The exercise still has a TODO; the stub says:");
+            text.key = lines.size();
+            text.key_is_todo = true;
+            lines.push_back("  " + failure.message);
+            lines.push_back("Replace the TODO in " +
+                            (learner_file.empty() ? std::string("the exercise") : learner_file) +
+                            " with your code.");
+            return text;
+        case FailureKind::kException: {
+            lines.push_back("An exception that nothing caught was thrown:");
+            text.key = lines.size();
+            lines.push_back("  " + failure.message);
+            const std::string site = describe_site(context, failure);
+            if (!site.empty()) {
+                lines.push_back("It was thrown " + site + ".");
+            }
+            break;
+        }
+        case FailureKind::kAssertion:
+        case FailureKind::kCrash:
+            if (!failure.expr.empty()) {
+                lines.push_back(failure.macro + "( " + failure.expr + " )");
+                if (!failure.expanded.empty() && failure.expanded != failure.expr) {
+                    lines.push_back("with values:");
+                    lines.push_back("  " + failure.expanded);
+                }
+            } else if (!failure.macro.empty()) {
+                lines.push_back(failure.macro);
+            }
+            if (!failure.message.empty()) {
+                lines.push_back(failure.message);
+            }
+            break;
+    }
+    for (const std::string& message : failure.messages) {
+        lines.push_back("info: " + message);
+    }
+    const std::string where = source_location(context, failure.file, failure.line);
+    if (failure.kind != FailureKind::kException && !where.empty()) {
+        lines.push_back("at " + where);
+    }
+    return text;
+}
+
+std::string stop_where(const TestProgramRun& run) {
+    if (run.verdict == Verdict::kContradicted) {
+        return {};
+    }
+    const TestCaseResult* running = run.events.interrupted_case();
+    return running != nullptr ? " while running \"" + running->name + "\""
+                              : " before any test case started";
+}
+
+std::optional<StopText> stop_text(const TestProgramRun& run) {
+    switch (run.verdict) {
+        case Verdict::kCrashed:
+            return StopText{
+                "The test program crashed with " + signal_name(run.process.signal),
+                signal_name(run.process.signal) + ": " + signal_meaning(run.process.signal),
+                "crash"};
+        case Verdict::kTimedOut:
+            return StopText{"Stopped after " + std::to_string(run.timeout_s) + " s",
+                            "The time limit of this exercise is " + std::to_string(run.timeout_s) +
+                                " s. Look for a loop that never ends or a wait that never "
+                                "returns.",
+                            "timeout"};
+        case Verdict::kExitedEarly:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code),
+                "Code under test must return or throw, never call exit().", "exit"};
+        case Verdict::kExitedBeforeTests:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code),
+                "It ends even when only asked to list its tests, so code that runs before main() "
+                "ended it: look in your file for a global variable whose initializer, or a "
+                "static object whose constructor, calls exit(), abort() or a function that does. "
+                "Move that code into the functions the tests call.",
+                "exit-before-main"};
+        case Verdict::kContradicted:
+            return StopText{
+                "The test program exited with status " + std::to_string(run.process.exit_code) +
+                    " although its report says no test failed",
+                "A pass counts only when the report and the exit status agree. Code that ran after "
+                "the tests (an atexit() handler, a global object's destructor, exit() with "
+                "another status) changed the outcome: remove it from your file.",
+                "contradicted"};
+        default:
+            return std::nullopt;
+    }
+}
+
+std::string crash_site(const Context& context, const TestCaseResult* running) {
+    if (running == nullptr) {
+        return {};
+    }
+    for (const Failure& failure : running->failures) {
+        const std::string site = describe_site(context, failure);
+        if (failure.kind == FailureKind::kCrash && !site.empty()) {
+            return "It happened " + site + ".";
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> build_error_lines(const Context& context, const CheckOutcome& outcome) {
+    std::vector<std::string> lines;
+    const std::optional<CompilerError>& error = outcome.compile_error;
+    if (!error) {
+        lines.emplace_back("The build failed without a recognisable error message; see the log.");
+    } else {
+        std::string where = source_location(context, error->file, error->line);
+        if (where.empty()) {
+            lines.push_back(error->headline);  // a linker or tool error
+        } else {
+            if (error->column > 0) {
+                where += ":" + std::to_string(error->column);
+            }
+            lines.push_back(where + ": error: " + error->message);
+        }
+        lines.insert(lines.end(), error->context.begin(), error->context.end());
+        if (!error->in_learner_file && !error->origin_file.empty()) {
+            lines.push_back("(the error is in another file; your file leads to it at " +
+                            source_location(context, error->origin_file, error->origin_line) + ")");
+        }
+    }
+    lines.push_back("Full build log: " + context.show(outcome.build.log_path));
+    return lines;
+}
+
+CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built) {
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    const Course& course = context.course();
+    const fs::path learner = course.learner_file(exercise);
+    std::error_code error;
+    if (fs::is_directory(learner, error)) {
+        throw EnvironmentError("The exercise file " + context.show(learner) +
+                                   " is a folder, not a file, so there is nothing to build.",
+                               "mv " + context.show(learner) + " " + context.show(learner) +
+                                   ".folder && " + std::string(kCommand) + " reset --yes " +
+                                   exercise.id + "   (keeps the folder, restores the stub)");
+    }
+    if (!fs::exists(learner, error)) {
+        throw EnvironmentError("The exercise file " + context.show(learner) + " is missing.",
+                               std::string(kCommand) + " reset " + exercise.id);
+    }
+    // The hash is taken before the build: a save during the build must not count as checked.
+    const std::string source_hash = sha256_file_or_empty(learner);
+    out << context.message(Msg::kCheckHeader,
+                           {style.bold(exercise.id), exercise.lesson, exercise.title})
+        << "\n";
+    CheckOutcome outcome;
+    outcome.exercise = &exercise;
+    if (built) {
+        outcome.build.ok = true;  // by the one build call of every selected exercise
+    } else {
+        outcome.build = build_target(context, "ex_" + exercise.id);
+    }
+    if (!outcome.build.ok) {
+        outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
+        report_build_error(context, outcome);
+        out << "\n" << style.bad(context.message(Msg::kBuildError, {exercise.id})) << "\n";
+        suggest_hint(context, exercise);
+        outcome.code = ExitCode::kBuildError;
+        outcome.status = ExerciseStatus::kBuildError;
+    } else {
+        outcome.run = run_test_program(context, exercise);
+        report_run(context, exercise, *outcome.run);
+        std::tie(outcome.code, outcome.status) = verdict_outcome(outcome.run->verdict);
+        if (outcome.code == ExitCode::kTestsFailed) {
+            suggest_hint(context, exercise);
+        }
+    }
+    context.state().record_check(exercise.id, outcome.status, source_hash);
+    context.save_state();
+    return outcome;
+}
+
+/// After a pass: the exercise that comes next in the course, if any.
+void suggest_next(Context& context, const Exercise& passed) {
+    const std::vector<Exercise>& all = context.course().exercises();
+    for (std::size_t i = 0; i + 1 < all.size(); ++i) {
+        if (all[i].id != passed.id) {
+            continue;
+        }
+        const Exercise& next = all[i + 1];
+        context.out() << context.message(Msg::kNext, {kCommand, next.id});
+        if (next.lesson != passed.lesson) {
+            context.out() << context.message(Msg::kLessonBegins, {next.lesson});
+        }
+        context.out() << "\n";
+        return;
+    }
+    context.out() << context.message(Msg::kLastExercise) << "\n";
+}
+
+CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& exercises,
+                         bool all) {
+    context.require_configured_build();
+    // Several exercises: one build call for all of them, which the build tool runs in parallel.
+    // When it fails (or cannot start), each exercise is built on its own below, so that each
+    // build error is reported with its exercise; the ones already built cost nothing then.
+    bool all_built = false;
+    if (exercises.size() > 1) {
+        std::vector<std::string> targets;
+        for (const Exercise* exercise : exercises) {
+            targets.push_back("ex_" + exercise->id);
+        }
+        try {
+            all_built = build_targets(context, targets,
+                                      context.message(Msg::kBuildExercises, {exercises.size()}))
+                            .ok;
+        } catch (const EnvironmentError&) {
+            // Reported exercise by exercise below.
+        }
+        context.out() << "\n";
+    }
+    CheckRun checked;
+    std::optional<ExitCode> overall;
+    int done = 0;
+    for (const Exercise* exercise : exercises) {
+        if (overall) {
+            context.out() << "\n";
+        }
+        try {
+            checked.outcomes.push_back(check_exercise(context, *exercise, all_built));
+        } catch (const EnvironmentError& problem) {
+            // One exercise that cannot be checked stops neither the others nor the reports.
+            context.out() << context.style().bad(
+                                 context.message(Msg::kCannotBeChecked, {exercise->id}))
+                          << "\n";
+            context.err() << "error: " << problem.what() << "\n";
+            if (!problem.fix().empty()) {
+                context.err() << "fix:   " << problem.fix() << "\n";
+            }
+            CheckOutcome outcome;
+            outcome.exercise = exercise;
+            outcome.code = ExitCode::kEnvironment;
+            outcome.problem = problem;
+            checked.outcomes.push_back(std::move(outcome));
+        }
+        const ExitCode code = checked.outcomes.back().code;
+        done += code == ExitCode::kOk ? 1 : 0;
+        overall = overall ? most_serious(*overall, code) : code;
+    }
+    if (exercises.size() == 1 && overall == ExitCode::kOk) {
+        suggest_next(context, *exercises.front());
+    }
+    if (exercises.size() > 1) {
+        context.out() << "\n"
+                      << context.style().bold(
+                             context.message(Msg::kCheckedMany, {exercises.size(), done}))
+                      << "\n";
+        if (all && done == static_cast<int>(exercises.size())) {
+            context.out() << context.style().good(context.message(Msg::kCoursePasses)) << "\n";
+        }
+    }
+    checked.code = overall.value_or(ExitCode::kOk);
+    return checked;
+}
+
+ExitCode check_command(Context& context, const CheckOptions& options) {
+    const std::vector<const Exercise*> exercises =
+        select_exercises(context.course(), options.targets, options.all, "check");
+    return check_exercises(context, exercises, options.all).code;
+}
+
+}  // namespace torchlings::runner

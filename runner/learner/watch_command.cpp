@@ -1,0 +1,432 @@
+/// @file
+/// @brief `watch`: checks the current exercise on each save of its file, and answers single key
+/// presses (n h l c q) in between. Never moves on by itself.
+///
+/// One loop, one thread: poll(2) waits on the terminal and on the file watch (inotify, or a
+/// timeout for polling and for the quiet time after a save). A check runs to its end before
+/// keys are read again; keys pressed meanwhile wait in the terminal's queue.
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <utility>
+
+#include "learner/check.h"
+#include "learner/file_watch.h"
+#include "learner/verbs.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = FileWatch::Clock;
+
+/// Ctrl-C and Ctrl-D as bytes (Ctrl-C only arrives as a byte where the terminal does not turn
+/// it into SIGINT), and the first byte of an escape sequence (arrow keys and the like).
+constexpr char kCtrlC = '\x03';
+constexpr char kCtrlD = '\x04';
+constexpr char kEscape = '\x1b';
+/// Moves the cursor home and clears the screen.
+constexpr std::string_view kClearScreen = "\x1b[H\x1b[2J";
+
+// ---- The terminal in key mode, and the signals that must restore it ------------------------
+
+/// The signal that asked the runner to stop while it waited (SIGINT, SIGTERM, ...), or 0.
+volatile std::sig_atomic_t g_stop_signal = 0;
+/// Set when the runner continues after Ctrl-Z; key mode is then set up again.
+volatile std::sig_atomic_t g_continued = 0;
+/// The terminal's settings before key mode, for the Ctrl-Z handler (set before it is installed).
+termios g_saved_terminal{};
+
+extern "C" void on_stop_signal(int number) { g_stop_signal = number; }
+
+extern "C" void on_continue(int /*number*/) { g_continued = 1; }
+
+/// Ctrl-Z: gives the shell its terminal back as it was, then stops as Ctrl-Z normally does.
+/// Only async-signal-safe calls.
+extern "C" void on_suspend(int /*number*/) {
+    const int saved_errno = errno;
+    tcsetattr(STDIN_FILENO, TCSANOW, &g_saved_terminal);
+    std::signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP);  // blocked inside this handler: it stops the process when the handler returns
+    // Key mode comes back once the process runs again; also where the kernel does not stop it
+    // (a process group without a shell to continue it ignores Ctrl-Z).
+    g_continued = 1;
+    errno = saved_errno;
+}
+
+/// For its lifetime: the terminal on stdin hands over each key press at once and without echo
+/// (output is unchanged), and SIGINT, SIGTERM, SIGHUP and SIGQUIT end the wait instead of the
+/// process. The destructor restores the terminal and the signal actions, so every way out of
+/// `watch`, an exception included, leaves the terminal as it found it. Ctrl-Z restores the
+/// terminal before stopping; resume() sets key mode up again after.
+class KeyMode {
+  public:
+    KeyMode() {
+        if (tcgetattr(STDIN_FILENO, &g_saved_terminal) != 0) {
+            throw EnvironmentError(std::string("cannot read the terminal's settings: ") +
+                                   std::strerror(errno));
+        }
+        g_stop_signal = 0;
+        g_continued = 0;
+        struct sigaction action {};
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = 0;  // no SA_RESTART: poll() must wake up with EINTR
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            action.sa_handler = kSignals[i] == SIGTSTP   ? on_suspend
+                                : kSignals[i] == SIGCONT ? on_continue
+                                                         : on_stop_signal;
+            sigaction(kSignals[i], &action, &previous_[i]);
+        }
+        enter();
+    }
+    ~KeyMode() {
+        tcsetattr(STDIN_FILENO, TCSANOW, &g_saved_terminal);
+        for (std::size_t i = 0; i < kSignals.size(); ++i) {
+            sigaction(kSignals[i], &previous_[i], nullptr);
+        }
+    }
+    KeyMode(const KeyMode&) = delete;
+    KeyMode& operator=(const KeyMode&) = delete;
+
+    /// After Ctrl-Z and `fg`: key mode and the Ctrl-Z handler again.
+    void resume() {
+        g_continued = 0;
+        struct sigaction action {};
+        sigemptyset(&action.sa_mask);
+        action.sa_handler = on_suspend;
+        sigaction(SIGTSTP, &action, nullptr);
+        enter();
+    }
+
+  private:
+    static void enter() {
+        termios keys = g_saved_terminal;
+        keys.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);
+        keys.c_cc[VMIN] = 1;
+        keys.c_cc[VTIME] = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &keys);
+    }
+
+    static constexpr std::array<int, 6> kSignals{SIGINT,  SIGTERM, SIGHUP,
+                                                 SIGQUIT, SIGTSTP, SIGCONT};
+    std::array<struct sigaction, 6> previous_{};
+};
+
+// ---- Which exercise ----------------------------------------------------------------------
+
+/// The exercise named, else the learner's current one.
+const Exercise& starting_exercise(Context& context, const std::string& target) {
+    return target.empty() ? context.current_exercise() : context.course().resolve_exercise(target);
+}
+
+/// The first exercise after `from` in course order that is not done, wrapping around to the
+/// start of the course; nullptr when every other exercise is done.
+const Exercise* next_not_done(Context& context, const Exercise& from) {
+    const std::vector<Exercise>& all = context.course().exercises();
+    std::size_t start = 0;
+    while (start < all.size() && all[start].id != from.id) {
+        ++start;
+    }
+    for (std::size_t step = 1; step < all.size(); ++step) {
+        const Exercise& candidate = all[(start + step) % all.size()];
+        if (context.status_of(candidate) != ExerciseStatus::kDone) {
+            return &candidate;
+        }
+    }
+    return nullptr;
+}
+
+// ---- Without a terminal ------------------------------------------------------------------
+
+/// What to type instead, when stdin or stdout is not a terminal (an IDE's output pane, a pipe,
+/// a notebook cell).
+void explain_plain_commands(Context& context, const Exercise& exercise) {
+    std::ostream& out = context.out();
+    const std::string command(kCommand);
+    const std::array<std::pair<std::string, std::string>, 4> rows{{
+        {command + " check " + exercise.id, context.message(Msg::kWatchPlainCheck)},
+        {command + " hint " + exercise.id, context.message(Msg::kWatchPlainHint)},
+        {command + " list", context.message(Msg::kWatchPlainList)},
+        {command + " progress", context.message(Msg::kWatchPlainProgress)},
+    }};
+    std::size_t width = 0;
+    for (const auto& row : rows) {
+        width = std::max(width, row.first.size());
+    }
+    out << context.message(Msg::kWatchNeedsTerminal) << "\n"
+        << context.message(Msg::kWatchOneAtATime) << "\n";
+    for (const auto& [typed, what] : rows) {
+        out << "  " << typed << std::string(width - typed.size() + 3, ' ') << what << "\n";
+    }
+    out << context.message(Msg::kWatchCurrent,
+                           {context.style().bold(exercise.id),
+                            context.show(context.course().learner_file(exercise))})
+        << "\n";
+}
+
+// ---- The loop ----------------------------------------------------------------------------
+
+/// How a session ended.
+enum class Ending { kNone, kQuit, kSignal };
+
+/// One `watch` session: the current exercise, the watch on its file, and the loop that waits
+/// for keys and saves.
+class Watcher {
+  public:
+    Watcher(Context& context, const WatchOptions& options) : context_(context), options_(options) {}
+
+    /// Watches `first`, then whatever `n` moves to, until q, Ctrl-C, Ctrl-D or a signal.
+    ExitCode run(const Exercise& first) {
+        KeyMode keys;
+        switch_to(first);
+        Ending ending = Ending::kNone;
+        while (ending == Ending::kNone) {
+            if (g_stop_signal != 0) {
+                ending = g_stop_signal == SIGINT ? Ending::kQuit : Ending::kSignal;
+                break;
+            }
+            if (g_continued != 0) {
+                keys.resume();
+                print_status_bar();
+            }
+            ending = wait_once();
+        }
+        context_.out() << "\n"
+                       << context_.message(Msg::kWatchStopped, {kCommand}) << "\n"
+                       << std::flush;
+        return ending == Ending::kSignal ? ExitCode::kInterrupted : ExitCode::kOk;
+    }
+
+  private:
+    /// Waits for a key, a save, or the next look at the file; handles what came.
+    Ending wait_once() {
+        const std::optional<std::chrono::milliseconds> limit = watch_->wait_limit(Clock::now());
+        std::array<pollfd, 2> fds{{{STDIN_FILENO, POLLIN, 0}, {watch_->fd(), POLLIN, 0}}};
+        // poll() ignores the entry of a negative descriptor (no notifications: polling).
+        const int ready =
+            poll(fds.data(), fds.size(), limit ? static_cast<int>(limit->count()) : -1);
+        if (ready < 0) {
+            if (errno == EINTR) {
+                return Ending::kNone;  // a signal: the loop looks at it
+            }
+            throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+        }
+        if ((fds[0].revents & POLLIN) != 0) {
+            if (const Ending ending = read_keys(); ending != Ending::kNone) {
+                return ending;
+            }
+        } else if ((fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) {
+            return Ending::kQuit;  // the terminal went away
+        }
+        if (watch_->collect(Clock::now())) {
+            check();
+        }
+        return Ending::kNone;
+    }
+
+    /// Reads the keys waiting on the terminal and acts on each in turn.
+    Ending read_keys() {
+        std::array<char, 64> buffer{};
+        const ssize_t count = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+        if (count == 0) {
+            return Ending::kQuit;  // end of input
+        }
+        if (count < 0) {
+            return errno == EINTR || errno == EAGAIN ? Ending::kNone : Ending::kQuit;
+        }
+        for (ssize_t i = 0; i < count; ++i) {
+            const char key = buffer[static_cast<std::size_t>(i)];
+            if (key == kEscape) {
+                break;  // an arrow or function key: the rest of its sequence is not keys
+            }
+            if (const Ending ending = on_key(key); ending != Ending::kNone) {
+                return ending;
+            }
+        }
+        return Ending::kNone;
+    }
+
+    /// One key press; kQuit for q, Ctrl-C (as a byte) and Ctrl-D.
+    Ending on_key(char key) {
+        switch (key) {
+            case 'q':
+            case 'Q':
+            case kCtrlC:
+            case kCtrlD:
+                return Ending::kQuit;
+            case 'c':
+            case 'C':
+                check();
+                break;
+            case 'n':
+            case 'N':
+                next();
+                break;
+            case 'h':
+            case 'H':
+                context_.out() << "\n";
+                hint_command(context_, exercise_->id, context_.message(Msg::kPressHAgain));
+                print_status_bar();
+                break;
+            case 'l':
+            case 'L':
+                context_.out() << "\n";
+                list_command(context_);
+                print_status_bar();
+                break;
+            case '\n':
+            case '\r':
+            case ' ':
+                break;
+            default:
+                context_.out() << "\n"
+                               << context_.message(Msg::kWatchUnknownKey,
+                                                   {context_.message(Msg::kWatchKeys)})
+                               << "\n"
+                               << std::flush;
+                break;
+        }
+        return Ending::kNone;
+    }
+
+    /// Makes `exercise` the current one (remembered in the progress file), watches its file,
+    /// and checks it.
+    void switch_to(const Exercise& exercise) {
+        exercise_ = &exercise;
+        context_.state().set_current(exercise.id);
+        context_.save_state();
+        const fs::path file = context_.course().learner_file(exercise);
+        const auto interval = std::chrono::milliseconds(
+            static_cast<long long>(std::max(options_.poll_interval_s, 0.0) * 1000.0));
+        // Watching starts before the check, so that a save during the check is not missed.
+        watch_ = std::make_unique<FileWatch>(file, options_.poll, interval);
+        check();
+    }
+
+    /// Clears the screen (with colour only: the transcript stays readable elsewhere), checks
+    /// the exercise, and shows the status bar under the verdict.
+    void check() {
+        std::ostream& out = context_.out();
+        if (context_.style().color()) {
+            out << kClearScreen;
+        }
+        watch_->mark_checked();
+        try {
+            static_cast<void>(check_exercise(context_, *exercise_));
+        } catch (const EnvironmentError& error) {
+            // A missing file, a build folder that cannot re-configure: fixable while watching.
+            out << "\n" << context_.style().bad("error: ") << error.what() << "\n";
+            if (!error.fix().empty()) {
+                out << "fix:   " << error.fix() << "\n";
+            }
+        }
+        print_status_bar();
+    }
+
+    /// `n`: moves on only when the current exercise is done; says why not otherwise.
+    void next() {
+        std::ostream& out = context_.out();
+        const Style& style = context_.style();
+        const std::string& id = exercise_->id;
+        std::string why;
+        switch (context_.status_of(*exercise_)) {
+            case ExerciseStatus::kDone: {
+                const Exercise* next = next_not_done(context_, *exercise_);
+                if (next == nullptr) {
+                    out << "\n"
+                        << style.good(context_.message(Msg::kWatchAllDone)) << "\n"
+                        << std::flush;
+                    return;
+                }
+                switch_to(*next);
+                return;
+            }
+            case ExerciseStatus::kNotTried:
+                why = context_.message(Msg::kWatchNotTried, {id});
+                break;
+            case ExerciseStatus::kFailing:
+                why = context_.message(Msg::kWatchFailing, {id});
+                break;
+            case ExerciseStatus::kBuildError:
+                why = context_.message(Msg::kWatchBuildError, {id});
+                break;
+            case ExerciseStatus::kChanged:
+                why = context_.message(Msg::kWatchChanged, {id});
+                break;
+            case ExerciseStatus::kSkipped: {
+                why = context_.message(Msg::kWatchSkipped, {id});
+                if (const Exercise* later = next_not_done(context_, *exercise_)) {
+                    why += context_.message(Msg::kWatchGoOnAnyway, {kCommand, later->id});
+                }
+                break;
+            }
+        }
+        out << "\n"
+            << style.warn(context_.message(Msg::kWatchNotMovingOn)) << why << "\n"
+            << std::flush;
+    }
+
+    /// Under the verdict: where the learner is, how the file is watched, and the keys.
+    void print_status_bar() {
+        std::ostream& out = context_.out();
+        const Style& style = context_.style();
+        const Course& course = context_.course();
+        const Lesson& lesson = course.lesson_of(*exercise_);
+        int done = 0;
+        for (const Exercise& exercise : course.exercises()) {
+            done += context_.status_of(exercise) == ExerciseStatus::kDone ? 1 : 0;
+        }
+        const ExerciseStatus status = context_.status_of(*exercise_);
+        std::string watching = watch_->method();
+        if (!watch_->reason().empty()) {
+            watching += " (" + watch_->reason() + ")";
+        }
+
+        out << "\n"
+            << style.dim(std::string(72, '-')) << "\n"
+            << context_.message(
+                   Msg::kWatchStatusBar,
+                   {style.bold(exercise_->id), lesson.number, lesson.title, done,
+                    course.exercises().size(), status_text(context_.language(), status)})
+            << "\n"
+            << style.dim(context_.message(
+                   Msg::kWatchWatching, {context_.show(course.learner_file(*exercise_)), watching}))
+            << "\n";
+        if (status == ExerciseStatus::kDone) {
+            out << style.good(context_.message(Msg::kWatchPasses)) << "\n";
+        } else {
+            out << context_.message(Msg::kWatchSaveToCheck) << "\n";
+        }
+        out << context_.message(Msg::kWatchKeysLine, {context_.message(Msg::kWatchKeys)}) << "\n"
+            << std::flush;
+    }
+
+    Context& context_;
+    const WatchOptions& options_;
+    const Exercise* exercise_ = nullptr;
+    std::unique_ptr<FileWatch> watch_;
+};
+
+}  // namespace
+
+ExitCode watch_command(Context& context, const WatchOptions& options) {
+    const Exercise& first = starting_exercise(context, options.target);
+    if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0) {
+        explain_plain_commands(context, first);
+        return ExitCode::kOk;
+    }
+    context.require_configured_build();  // before key mode: the error names the set-up command
+    Watcher watcher(context, options);
+    return watcher.run(first);
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,202 @@
+/// @file
+/// @brief The catalogue of mistakes, `verify-mistake` (CI) and `mistakes` (maintainers).
+#include "maintainer/mistakes.h"
+
+#include <algorithm>
+#include <ostream>
+#include <system_error>
+
+#include "core/errors.h"
+#include "core/layout.h"
+#include "core/text.h"
+#include "maintainer/verbs.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_tag(const TestCaseResult& result, std::string_view tag) {
+    return std::find(result.tags.begin(), result.tags.end(), tag) != result.tags.end();
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) {
+        text += (text.empty() ? "\"" : ", \"") + name + "\"";
+    }
+    return text;
+}
+
+}  // namespace
+
+std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
+    std::error_code error;
+    fs::path file = course.mistake_catalogue(exercise);
+    if (!fs::is_regular_file(file, error)) {
+        file = course.mistake_notes(exercise);
+        if (!fs::is_regular_file(file, error)) {
+            return {};
+        }
+    }
+    const std::string shown = fs::relative(file, course.root(), error).generic_string();
+    std::vector<Mistake> mistakes = parse_mistake_catalogue(read_file(file), exercise.id, shown);
+    for (Mistake& mistake : mistakes) {
+        mistake.file = file;
+    }
+    return mistakes;
+}
+
+std::string mistake_program(const Mistake& mistake) {
+    return "ex_" + mistake.exercise_id + "_mistake_" + mistake.slug;
+}
+
+MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) {
+    MistakeVerdict verdict;
+    std::string whole = run_problem(run, "a mistake");
+    if (!whole.empty()) {
+        verdict.problems.push_back(std::move(whole));
+        return verdict;
+    }
+    std::vector<std::string> caught_on_cpu;
+    std::vector<std::string> caught_on_gpu;
+    bool gpu_case_ran = false;
+    bool gpu_case_skipped = false;
+    for (const TestCaseResult& result : run.events.cases) {
+        const bool gpu = has_tag(result, "gpu");
+        if (gpu && result.status == CaseStatus::kSkipped) {
+            gpu_case_skipped = true;
+        } else if (gpu) {
+            gpu_case_ran = true;
+        }
+        if (result.status != CaseStatus::kFailed) {
+            continue;
+        }
+        std::string problem = failed_case_problem(result, "a mistake");
+        if (!problem.empty()) {
+            verdict.problems.push_back(std::move(problem));
+            continue;
+        }
+        (gpu ? caught_on_gpu : caught_on_cpu).push_back(result.name);
+    }
+    if (!verdict.problems.empty()) {
+        return verdict;
+    }
+    verdict.caught_by = caught_on_cpu;
+    verdict.caught_by.insert(verdict.caught_by.end(), caught_on_gpu.begin(), caught_on_gpu.end());
+    const std::string gpu_line = trim(layout::kMistakeGpuOnly);
+    if (mistake.gpu_only) {
+        if (!caught_on_cpu.empty()) {
+            verdict.problems.push_back("caught without a GPU too, by " +
+                                       quoted_list(caught_on_cpu) + ": remove its line \"" +
+                                       gpu_line + " ...\"");
+        } else if (!caught_on_gpu.empty()) {
+            verdict.outcome = MistakeOutcome::kCaught;
+        } else if (gpu_case_skipped && !gpu_case_ran) {
+            verdict.outcome = MistakeOutcome::kSkipped;
+        } else if (gpu_case_ran) {
+            verdict.problems.push_back("its tests pass, [gpu] cases included: no test catches it");
+        } else {
+            verdict.problems.push_back("marked \"" + gpu_line +
+                                       " ...\", but the exercise has no [gpu] case");
+        }
+        return verdict;
+    }
+    if (!caught_on_cpu.empty()) {
+        verdict.outcome = MistakeOutcome::kCaught;
+    } else if (!caught_on_gpu.empty()) {
+        verdict.problems.push_back("caught only by [gpu] cases (" + quoted_list(caught_on_gpu) +
+                                   "): catch it on the CPU too, or give it a line \"" + gpu_line +
+                                   " <reason>\"");
+    } else if (run.verdict == Verdict::kAllSkipped) {
+        verdict.problems.push_back("every case was skipped here, so nothing caught it");
+    } else {
+        verdict.problems.push_back(
+            "its tests pass: no test catches it (" +
+            std::to_string(run.events.count(CaseStatus::kPassed)) + " passed, " +
+            std::to_string(run.events.count(CaseStatus::kSkipped)) + " skipped)");
+    }
+    return verdict;
+}
+
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug) {
+    const Course& course = context.course();
+    const Exercise& exercise = course.resolve_exercise(id);
+    const std::vector<Mistake> mistakes = find_mistakes(course, exercise);
+    const auto found = std::find_if(mistakes.begin(), mistakes.end(),
+                                    [&](const Mistake& m) { return m.slug == slug; });
+    if (found == mistakes.end()) {
+        throw UsageError("There is no mistake \"" + slug + "\" of " + id + ": expected " +
+                         "a section \"## " + slug + ": <title>\" in " +
+                         context.show(course.mistake_catalogue(exercise)));
+    }
+    const TestProgramRun run = run_test_program(context, exercise, mistake_program(*found));
+    const MistakeVerdict verdict = judge_mistake(*found, run);
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    const std::string name = "verify-mistake " + id + "/" + slug;
+    switch (verdict.outcome) {
+        case MistakeOutcome::kCaught:
+            out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
+                << "\n";
+            return ExitCode::kOk;
+        case MistakeOutcome::kSkipped:
+            // CTest reads this line as "skipped", as it does for a skipped [gpu] case.
+            out << "TL_SKIP: " << name << ": only a [gpu] case catches it, and there is no GPU "
+                << "here\n";
+            return ExitCode::kOk;
+        case MistakeOutcome::kProblem:
+            break;
+    }
+    out << style.bad(name + ": FAILED") << " (" << found->title << ")\n";
+    for (const std::string& problem : verdict.problems) {
+        out << "  - " << problem << "\n";
+    }
+    return ExitCode::kTestsFailed;
+}
+
+ExitCode mistakes_command(Context& context) {
+    const Course& course = context.course();
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    int total = 0;
+    int gpu_only = 0;
+    int covered = 0;
+    std::vector<std::string> without;
+    for (const Lesson& lesson : course.lessons()) {
+        const std::vector<const Exercise*> exercises = course.exercises_of(lesson);
+        if (exercises.empty()) {
+            continue;
+        }
+        out << style.bold("Lesson " + lesson.number + " — " + lesson.title) << "\n";
+        for (const Exercise* exercise : exercises) {
+            const std::vector<Mistake> mistakes = find_mistakes(course, *exercise);
+            out << "  " << exercise->id << " (" << mistakes.size() << ")\n";
+            if (mistakes.empty()) {
+                without.push_back(exercise->id);
+                continue;
+            }
+            ++covered;
+            for (const Mistake& mistake : mistakes) {
+                ++total;
+                gpu_only += mistake.gpu_only ? 1 : 0;
+                out << "    " << mistake.slug << ": " << mistake.title
+                    << (mistake.gpu_only ? style.dim("  [GPU only]") : std::string()) << "\n";
+            }
+        }
+    }
+    out << "\n"
+        << total << " mistakes catalogued for " << covered << " of " << course.exercises().size()
+        << " exercises: " << total - gpu_only << " caught on the CPU, " << gpu_only
+        << " only with a GPU\n";
+    if (!without.empty()) {
+        out << "exercises without mistakes:";
+        for (const std::string& id : without) {
+            out << " " << id;
+        }
+        out << "\n";
+    }
+    return ExitCode::kOk;
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,31 @@
+/// @file
+/// @brief The maintainers' verbs, which CI runs: verify-stub, verify-mistake, mistakes, pristine.
+#pragma once
+
+#include <string>
+
+#include "core/context.h"
+#include "core/errors.h"
+#include "learner/verbs.h"
+
+namespace torchlings::runner {
+
+/// `verify-stub` (CI): the untouched stub's already-built test program must fail every case
+/// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.
+ExitCode verify_stub_command(Context& context, const CheckOptions& options);
+
+/// `verify-mistake ID SLUG` (CI): the already-built test program of one catalogued mistake,
+/// `ex_<id>_mistake_<slug>`, must fail by assertion or exception (see judge_mistake()). kOk when
+/// it does, or when only a [gpu] case can catch it and none ran here (then the output says
+/// "TL_SKIP:", which CTest reports as skipped); kTestsFailed otherwise.
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug);
+
+/// `mistakes` (maintainers): the catalogue of mistakes by lesson and exercise, with its counts
+/// (catalogued, caught on the CPU, only with a GPU) and the exercises that have none.
+ExitCode mistakes_command(Context& context);
+
+/// `pristine [--write]` (maintainers, CI): exercises/pristine.json lists the git blob id of every
+/// stub, which `reset` restores from; verifies that it is current, or rewrites it.
+ExitCode pristine_command(Context& context, bool write);
+
+}  // namespace torchlings::runner

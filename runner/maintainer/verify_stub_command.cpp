@@ -1,0 +1,91 @@
+/// @file
+/// @brief `verify-stub` (CI): an untouched stub must fail each of its tests by assertion or by
+/// exception, never by crashing or hanging, and never pass one that is not listed as given.
+/// How a run and a failed case are judged is shared with `verify-mistake` (exercise_run.cpp).
+#include <algorithm>
+#include <ostream>
+
+#include "core/exercise_run.h"
+#include "maintainer/verbs.h"
+
+namespace torchlings::runner {
+namespace {
+
+bool is_given(const Exercise& exercise, const std::string& name) {
+    return std::find(exercise.given_tests.begin(), exercise.given_tests.end(), name) !=
+           exercise.given_tests.end();
+}
+
+/// The problem with one case of a stub, or an empty string.
+std::string case_problem(const Exercise& exercise, const TestCaseResult& result) {
+    if (result.status == CaseStatus::kPassed && !is_given(exercise, result.name)) {
+        return "\"" + result.name +
+               "\" passes on the stub; a stub must fail every test "
+               "(list the case in given_tests if passing it is intended)";
+    }
+    if (result.status != CaseStatus::kFailed) {
+        return {};
+    }
+    return failed_case_problem(result, "the stub");
+}
+
+}  // namespace
+
+std::vector<std::string> stub_problems(const Exercise& exercise, const TestProgramRun& run) {
+    std::vector<std::string> problems;
+    std::string whole = run_problem(run, "the stub");
+    if (!whole.empty()) {
+        return {std::move(whole)};
+    }
+    for (const TestCaseResult& result : run.events.cases) {
+        std::string problem = case_problem(exercise, result);
+        if (!problem.empty()) {
+            problems.push_back(std::move(problem));
+        }
+    }
+    for (const std::string& given : exercise.given_tests) {
+        const bool exists = std::any_of(run.events.cases.begin(), run.events.cases.end(),
+                                        [&](const TestCaseResult& c) { return c.name == given; });
+        if (!exists) {
+            problems.push_back("given_tests names \"" + given + "\", which is not a test case");
+        }
+    }
+    return problems;
+}
+
+ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
+    const Course& course = context.course();
+    const std::vector<const Exercise*> exercises =
+        select_exercises(course, options.targets, options.all, "verify-stub");
+
+    const Style& style = context.style();
+    std::ostream& out = context.out();
+    ExitCode overall = ExitCode::kOk;
+    for (const Exercise* exercise : exercises) {
+        const TestProgramRun run = run_test_program(context, *exercise);
+        const std::vector<std::string> problems = stub_problems(*exercise, run);
+        if (problems.empty()) {
+            const int failed = run.events.count(CaseStatus::kFailed);
+            const int skipped = run.events.count(CaseStatus::kSkipped);
+            const int given = static_cast<int>(run.events.cases.size()) - failed - skipped;
+            out << style.good("verify-stub " + exercise->id + ": ok") << ", " << failed
+                << (failed == 1 ? " case fails" : " cases fail") << " by assertion or exception";
+            if (given > 0) {
+                out << "; " << given << " given";
+            }
+            if (skipped > 0) {
+                out << "; " << skipped << " skipped here, so not verified";
+            }
+            out << "\n";
+            continue;
+        }
+        overall = ExitCode::kTestsFailed;
+        out << style.bad("verify-stub " + exercise->id + ": FAILED") << "\n";
+        for (const std::string& problem : problems) {
+            out << "  - " << problem << "\n";
+        }
+    }
+    return overall;
+}
+
+}  // namespace torchlings::runner

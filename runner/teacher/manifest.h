@@ -1,0 +1,24 @@
+/// @file
+/// @brief `torchlings-manifest.json`, written by `export --learner`: the SHA-256 of every file of
+/// the learner copy except the learners' exercise files, which `check --verify-tests` compares
+/// before grading, so that an edited test cannot pass.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/errors.h"
+
+namespace torchlings::runner {
+
+/// The test manifest's file name, at the root of a learner copy.
+inline constexpr std::string_view kTestManifest = "torchlings-manifest.json";
+/// `check --verify-tests`: every file in torchlings-manifest.json must have its hash. Prints
+/// the edited and missing files and returns kTestsEdited, or prints one line and returns kOk.
+/// Throws EnvironmentError when the course has no manifest (it is not a learner copy).
+[[nodiscard]] ExitCode verify_tests(Context& context);
+
+}  // namespace torchlings::runner

@@ -1,0 +1,434 @@
+/// @file
+/// @brief Describing a checked exercise once, format-neutrally, for every report. The wording
+/// follows the text output of `check`, without its indentation and colour.
+#include "teacher/report_model.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "core/errors.h"
+#include "core/process.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+using nlohmann::json;
+
+// --- Text helpers -------------------------------------------------------------------------
+
+std::string status_name(Status status) {
+    switch (status) {
+        case Status::kPass:
+            return "pass";
+        case Status::kFail:
+            return "fail";
+        case Status::kError:
+            return "error";
+    }
+    return "error";
+}
+
+/// The text with every invalid UTF-8 sequence replaced by U+FFFD, so that JSON and XML
+/// writers accept whatever a test program printed.
+std::string valid_utf8(std::string_view text) {
+    static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+    std::string result;
+    result.reserve(text.size());
+    std::size_t i = 0;
+    const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
+    const auto continuation = [&](std::size_t at, unsigned char low, unsigned char high) {
+        return at < text.size() && byte(at) >= low && byte(at) <= high;
+    };
+    while (i < text.size()) {
+        const unsigned char c = byte(i);
+        std::size_t length = 0;
+        if (c < 0x80) {
+            length = 1;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            length = continuation(i + 1, 0x80, 0xBF) ? 2 : 0;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            const unsigned char low = c == 0xE0 ? 0xA0 : 0x80;
+            const unsigned char high = c == 0xED ? 0x9F : 0xBF;
+            length = continuation(i + 1, low, high) && continuation(i + 2, 0x80, 0xBF) ? 3 : 0;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            const unsigned char low = c == 0xF0 ? 0x90 : 0x80;
+            const unsigned char high = c == 0xF4 ? 0x8F : 0xBF;
+            length = continuation(i + 1, low, high) && continuation(i + 2, 0x80, 0xBF) &&
+                             continuation(i + 3, 0x80, 0xBF)
+                         ? 4
+                         : 0;
+        }
+        if (length == 0) {
+            result += kReplacement;
+            ++i;
+        } else {
+            result.append(text.substr(i, length));
+            i += length;
+        }
+    }
+    return result;
+}
+
+/// Replaces invalid UTF-8 in every string of a JSON value (nlohmann::json refuses to dump it).
+void make_valid_utf8(json& value) {
+    if (value.is_string()) {
+        value = valid_utf8(value.get_ref<const std::string&>());
+    } else if (value.is_array() || value.is_object()) {
+        for (json& item : value) {
+            make_valid_utf8(item);
+        }
+    }
+}
+
+namespace {
+
+/// Exercism's limit on a test's `output`, in characters (bytes here, which is stricter).
+constexpr std::size_t kExercismOutputLimit = 500;
+/// How many lines of a test program's own output the reports keep, as the text output does.
+constexpr std::size_t kOutputTailLines = 20;
+/// The most characters of those lines kept (lines can be long).
+constexpr std::size_t kOutputTailLimit = 4000;
+/// The most failed checks of one test case described in its message.
+constexpr std::size_t kMaxFailuresShown = 10;
+
+/// The end of a text, at most `limit` bytes with a note in front when something was left out;
+/// never cut inside a UTF-8 sequence.
+std::string tail_of(std::string_view text, std::size_t limit) {
+    if (text.size() <= limit) {
+        return std::string(text);
+    }
+    const std::string note = "[output truncated: only its end is shown]\n";
+    std::size_t start = text.size() - (limit - note.size());
+    while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {
+        ++start;
+    }
+    return note + std::string(text.substr(start));
+}
+}  // namespace
+
+bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes) {
+    for (const CheckOutcome& outcome : outcomes) {
+        if (!outcome.run) {
+            continue;
+        }
+        for (const TestCaseResult& result : outcome.run->events.cases) {
+            const bool gpu_case =
+                std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+            if (gpu_case && result.status != CaseStatus::kUnfinished) {
+                return result.status != CaseStatus::kSkipped;
+            }
+        }
+    }
+    std::error_code error;
+    return std::filesystem::exists("/dev/nvidia0", error);
+}
+
+// --- The format-neutral description -------------------------------------------------------
+
+/// The `N` of a `task_N` tag, or nothing.
+std::optional<int> task_id(const std::vector<std::string>& tags) {
+    static constexpr std::string_view kPrefix = "task_";
+    for (const std::string& tag : tags) {
+        if (tag.rfind(kPrefix, 0) != 0 || tag.size() == kPrefix.size()) {
+            continue;
+        }
+        int value = 0;
+        const char* begin = tag.data() + kPrefix.size();
+        const char* end = tag.data() + tag.size();
+        const auto [rest, error] = std::from_chars(begin, end, value);
+        if (error == std::errc() && rest == end) {
+            return value;
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+/// One failed check in one line.
+std::string summarise_failure(const Failure& failure) {
+    switch (failure.kind) {
+        case FailureKind::kTodo:
+            return failure.message;
+        case FailureKind::kException:
+            return "exception: " + failure.message;
+        case FailureKind::kAssertion:
+        case FailureKind::kCrash:
+            break;
+    }
+    std::string text;
+    if (!failure.expr.empty()) {
+        text = failure.macro + "( " + failure.expr + " )";
+        if (!failure.expanded.empty() && failure.expanded != failure.expr) {
+            text += " with " + failure.expanded;
+        }
+    } else {
+        text = failure.macro;
+    }
+    if (!failure.message.empty()) {
+        text += text.empty() ? failure.message : ": " + failure.message;
+    }
+    return text;
+}
+
+/// Every failed check of a case (crash failures aside), separated by blank lines.
+std::string describe_failures(const Context& context, const std::string& learner_file,
+                              const TestCaseResult& result) {
+    std::vector<std::string> parts;
+    std::size_t shown = 0;
+    std::size_t left_out = 0;
+    for (const Failure& failure : result.failures) {
+        if (failure.kind == FailureKind::kCrash) {
+            continue;
+        }
+        if (shown == kMaxFailuresShown) {
+            ++left_out;
+            continue;
+        }
+        parts.push_back(join(describe_failure(context, learner_file, failure).lines, "\n"));
+        ++shown;
+    }
+    if (left_out > 0) {
+        parts.push_back("(" + std::to_string(left_out) + " more failed check" +
+                        (left_out == 1 ? "" : "s") + " not shown)");
+    }
+    return join(parts, "\n\n");
+}
+
+/// The compiler error shown to learners, and where the full log is.
+std::string build_error_text(const Context& context, const CheckOutcome& outcome) {
+    std::vector<std::string> lines{"The build failed:"};
+    const std::vector<std::string> shown = build_error_lines(context, outcome);
+    lines.insert(lines.end(), shown.begin(), shown.end());
+    return join(lines, "\n");
+}
+
+/// The one-line form of a build error: the error itself.
+std::string build_error_summary(const Context& context, const CheckOutcome& outcome) {
+    return build_error_lines(context, outcome).front();
+}
+
+/// The sentence for a run in which every case was skipped, with the reasons.
+std::string all_skipped_text(const TestProgramRun& run) {
+    std::vector<std::string> reasons;
+    for (const TestCaseResult& result : run.events.cases) {
+        std::string reason = trim(result.skip_reason);
+        while (!reason.empty() && reason.back() == '.') {
+            reason.pop_back();
+        }
+        if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
+            reasons.push_back(reason);
+        }
+    }
+    const int skipped = run.events.count(CaseStatus::kSkipped);
+    std::string text = "Every test was skipped (" + std::to_string(skipped) + " of " +
+                       std::to_string(run.events.cases.size()) +
+                       "), so nothing was checked on this machine";
+    return text + (reasons.empty() ? "." : ": " + join(reasons, "; ") + ".");
+}
+
+/// A case that did not pass: its status, message, summary and type.
+void describe_failed_case(const Context& context, const std::string& learner_file,
+                          const TestProgramRun& run, const TestCaseResult& result,
+                          CaseReport& report) {
+    const std::string failures = describe_failures(context, learner_file, result);
+    const std::optional<StopText> stop = stop_text(run);
+    if (&result == run.events.interrupted_case() && stop) {
+        std::vector<std::string> lines{stop->headline + " while running this test.", stop->detail};
+        const std::string site = crash_site(context, &result);
+        if (!site.empty()) {
+            lines.push_back(site);
+        }
+        if (!failures.empty()) {
+            lines.push_back("\nEarlier in this test:\n" + failures);
+        }
+        report.status = Status::kError;
+        report.message = join(lines, "\n");
+        report.summary = stop->headline;
+        report.type = stop->type;
+        report.output = tail_of(run.process.output, kExercismOutputLimit);
+        return;
+    }
+    if (result.status == CaseStatus::kUnfinished) {
+        report.status = Status::kError;
+        report.message = "The test did not finish.";
+        report.summary = report.message;
+        report.type = "unfinished";
+        return;
+    }
+    const auto first = std::find_if(result.failures.begin(), result.failures.end(),
+                                    [](const Failure& f) { return f.kind != FailureKind::kCrash; });
+    if (first == result.failures.end()) {
+        report.status = Status::kFail;
+        report.message = "The test case failed without reporting an assertion.";
+        report.summary = report.message;
+        report.type = "assertion";
+        return;
+    }
+    // An unexpected exception makes the case an error, and is what its summary names.
+    const auto exception =
+        std::find_if(result.failures.begin(), result.failures.end(),
+                     [](const Failure& f) { return f.kind == FailureKind::kException; });
+    const Failure& headline = exception != result.failures.end() ? *exception : *first;
+    report.status = exception != result.failures.end() ? Status::kError : Status::kFail;
+    report.message = failures;
+    report.summary = summarise_failure(headline);
+    report.type = std::string(kind_name(headline.kind));
+    // A check's own location; an exception outside any check has only the last check's.
+    if (!first->file.empty() && !first->macro.empty() && first->macro != "TEST_CASE") {
+        report.failure_file = context.show(first->file);
+        report.failure_line = first->line;
+    }
+}
+
+/// The text with its first letter in lower case, to continue a sentence.
+std::string continue_sentence(std::string text) {
+    if (!text.empty() && text.front() >= 'A' && text.front() <= 'Z') {
+        text.front() = static_cast<char>(text.front() - 'A' + 'a');
+    }
+    return text;
+}
+
+/// The verdict of a run as a whole: status, and for an error its message, summary and type.
+void describe_verdict(const Context& context, const TestProgramRun& run, ExerciseReport& report) {
+    const TestCaseResult* running = run.events.interrupted_case();
+    const std::string where = stop_where(run);
+    report.status = Status::kError;
+    report.error_outside_cases = true;
+    switch (run.verdict) {
+        case Verdict::kPassed:
+            report.status = Status::kPass;
+            report.error_outside_cases = false;
+            return;
+        case Verdict::kFailed:
+            report.status = Status::kFail;
+            report.error_outside_cases = false;
+            return;
+        case Verdict::kAllSkipped:
+            report.all_skipped = true;  // an error, but one that no case or run step caused
+            report.error_outside_cases = false;
+            report.message = all_skipped_text(run);
+            report.type = "skipped";
+            break;
+        case Verdict::kCrashed:
+        case Verdict::kTimedOut:
+        case Verdict::kExitedEarly:
+        case Verdict::kExitedBeforeTests:
+        case Verdict::kContradicted: {
+            const StopText stop = *stop_text(run);
+            std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
+            const std::string site = crash_site(context, running);
+            if (!site.empty()) {
+                lines.push_back(site);
+            }
+            report.message = join(lines, "\n");
+            report.summary = stop.headline + where;
+            report.type = stop.type;
+            report.error_outside_cases = running == nullptr;
+            return;
+        }
+        case Verdict::kNoTests:
+            report.message = "The test program ran no test cases.";
+            report.type = "no-tests";
+            break;
+        case Verdict::kNoReport:
+            report.message = "The test program reported no results (exit status " +
+                             std::to_string(run.process.exit_code) + ").";
+            report.type = "no-report";
+            break;
+    }
+    report.summary = report.message;
+}
+}  // namespace
+
+/// The description of one checked exercise.
+ExerciseReport describe(const Context& context, Sources& sources, const CheckOutcome& outcome) {
+    if (outcome.exercise == nullptr) {
+        throw EnvironmentError("reports: a check outcome without its exercise");
+    }
+    const Exercise& exercise = *outcome.exercise;
+    ExerciseReport report;
+    report.exercise = &exercise;
+    report.test_file = sources.test_file(exercise);
+    report.seconds = outcome.build.seconds;
+    if (outcome.problem) {
+        report.status = Status::kError;
+        report.error_outside_cases = true;
+        report.message = outcome.problem->what();
+        if (!outcome.problem->fix().empty()) {
+            report.message += "\nFix: " + outcome.problem->fix();
+        }
+        const std::string what = outcome.problem->what();
+        report.summary = what.substr(0, what.find('\n'));
+        report.type = "environment";
+        return report;
+    }
+    if (!outcome.run) {
+        report.status = Status::kError;
+        report.build_failed = true;
+        report.error_outside_cases = true;
+        report.message = build_error_text(context, outcome);
+        report.summary = build_error_summary(context, outcome);
+        report.type = "build";
+        return report;
+    }
+    const TestProgramRun& run = *outcome.run;
+    report.seconds += run.process.seconds;
+    describe_verdict(context, run, report);
+
+    const std::string learner_file = sources.learner_file(exercise);
+    for (const TestCaseResult& result : run.events.cases) {
+        if (result.status == CaseStatus::kSkipped) {
+            report.skipped.push_back({result.name, result.skip_reason});
+            continue;
+        }
+        CaseReport item;
+        item.name = result.name;
+        item.task_id = task_id(result.tags);
+        item.duration_s = result.duration_s;
+        item.timed = result.status != CaseStatus::kUnfinished;
+        if (const DeclaredCase* declared = sources.find_case(exercise, result.name)) {
+            item.code = declared->code;
+            item.line = declared->line;
+        }
+        if (result.status == CaseStatus::kPassed && run.verdict == Verdict::kContradicted) {
+            // Reported passed, but the exit status disagrees: no point for it.
+            item.status = Status::kError;
+            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
+            item.summary = "not counted: the exit status contradicts the report";
+            item.type = "contradicted";
+        } else if (result.status != CaseStatus::kPassed) {
+            describe_failed_case(context, learner_file, run, result, item);
+            if (item.failure_line > 0 && item.failure_file == report.test_file) {
+                item.line = item.failure_line;
+            }
+        }
+        report.cases.push_back(std::move(item));
+    }
+    for (const std::string& name : cases_not_run(run)) {
+        CaseReport item;
+        item.name = name;
+        item.status = Status::kError;
+        item.ran = false;
+        item.timed = false;
+        item.message = "This test never ran: " + continue_sentence(report.summary) + ".";
+        item.summary = "not run: the program stopped early";
+        item.type = "not-run";
+        if (const DeclaredCase* declared = sources.find_case(exercise, name)) {
+            item.code = declared->code;
+            item.line = declared->line;
+            item.task_id = task_id(declared->tags);
+        }
+        report.cases.push_back(std::move(item));
+    }
+    if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
+        !trim(run.process.output).empty()) {
+        report.output = tail_of(last_lines(run.process.output, kOutputTailLines), kOutputTailLimit);
+    }
+    return report;
+}
+
+}  // namespace torchlings::runner

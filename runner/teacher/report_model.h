@@ -1,0 +1,80 @@
+/// @file
+/// @brief The format-neutral description of a checked exercise that every report writes: each
+/// case with its status, message and source. Internal to the reports.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/context.h"
+#include "learner/check.h"
+#include "teacher/case_sources.h"
+
+namespace torchlings::runner {
+
+/// A report's verdict; the order is the order of seriousness.
+enum class Status { kPass, kFail, kError };
+
+/// "pass", "fail" or "error".
+[[nodiscard]] std::string status_name(Status status);
+
+/// One test case that ran (or should have run) as every report describes it.
+struct CaseReport {
+    std::string name;
+    Status status = Status::kPass;
+    std::string message;  ///< why it did not pass, in lines; empty for a pass
+    std::string summary;  ///< the same in one line (JUnit's message attribute)
+    std::string type;     ///< JUnit's type: assertion, todo, exception, crash, timeout, exit, ...
+    bool ran = true;      ///< false for a case the program never reached
+    bool timed = true;    ///< duration_s is known (the case ended)
+    std::string output;   ///< what the program printed, for the case it stopped in
+    std::optional<int> task_id;
+    double duration_s = 0.0;
+    std::string code;  ///< the source of the case, or empty
+    int line = 0;      ///< where it failed in the test file, else where it is declared; or 0
+    std::string failure_file;  ///< where its first failed check is, as the learner reads it
+    int failure_line = 0;      ///< and on which line; 0 when unknown
+};
+
+/// A case that skipped itself, and why.
+struct SkippedCase {
+    std::string name;
+    std::string reason;
+};
+
+/// One exercise as every report describes it.
+struct ExerciseReport {
+    const Exercise* exercise = nullptr;
+    Status status = Status::kError;
+    std::string message;  ///< for an error: what went wrong, in lines
+    std::string summary;  ///< the same in one line
+    std::string type;     ///< JUnit's type for that error
+    bool build_failed = false;
+    bool all_skipped = false;  ///< every case skipped itself: nothing was checked
+    /// The error belongs to no case: a build error, a run that stopped between cases or ran none.
+    bool error_outside_cases = false;
+    std::vector<CaseReport> cases;  ///< in the order the program ran or declared them
+    std::vector<SkippedCase> skipped;
+    std::string output;  ///< the end of the program's output, when the run did not pass
+    double seconds = 0.0;
+    std::string test_file;  ///< as the learner reads it, or empty
+};
+
+/// The text with every invalid UTF-8 sequence replaced by U+FFFD.
+[[nodiscard]] std::string valid_utf8(std::string_view text);
+/// Every string in the value made valid UTF-8, so that a JSON writer accepts it.
+void make_valid_utf8(nlohmann::json& value);
+/// Whether this machine has a GPU, as the test programs decided it (each [gpu] case asks
+/// LibTorch and skips itself without one): a [gpu] case of these outcomes that ran says yes, one
+/// that skipped itself says no. Only when none did is the NVIDIA driver asked (/dev/nvidia0).
+[[nodiscard]] bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes);
+/// The `N` of a `task_N` tag, or nothing.
+[[nodiscard]] std::optional<int> task_id(const std::vector<std::string>& tags);
+/// The description of one checked exercise.
+[[nodiscard]] ExerciseReport describe(const Context& context, Sources& sources,
+                                      const CheckOutcome& outcome);
+
+}  // namespace torchlings::runner

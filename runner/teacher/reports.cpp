@@ -1,0 +1,321 @@
+/// @file
+/// @brief check --json / --junit / --classroom: the outcome of `check` for tools and teachers.
+///
+/// Each CheckOutcome is first described once, format-neutrally (report_model.h), then written
+/// here in each format.
+#include "teacher/reports.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "core/text.h"
+#include "teacher/report_model.h"
+
+namespace torchlings::runner {
+using nlohmann::json;
+
+namespace {
+
+// --- Exercism -----------------------------------------------------------------------------
+
+json skipped_json(const std::vector<SkippedCase>& skipped, const std::string& prefix) {
+    json list = json::array();
+    for (const SkippedCase& item : skipped) {
+        list.push_back({{"name", prefix + item.name}, {"reason", item.reason}});
+    }
+    return list;
+}
+
+json exercism_json(const ExerciseReport& report) {
+    json tests = json::array();
+    for (const CaseReport& item : report.cases) {
+        json test = {{"name", item.name},
+                     {"status", status_name(item.status)},
+                     {"message", item.message.empty() ? json() : json(item.message)},
+                     {"output", item.output.empty() ? json() : json(item.output)},
+                     {"test_code", item.code.empty() ? json() : json(item.code)}};
+        if (item.task_id) {
+            test["task_id"] = *item.task_id;
+        }
+        if (item.timed) {
+            test["torchlings_duration_s"] = item.duration_s;
+        }
+        tests.push_back(std::move(test));
+    }
+    json results = {{"version", 3},
+                    {"status", status_name(report.status)},
+                    {"message", report.message.empty() ? json() : json(report.message)},
+                    {"tests", std::move(tests)},
+                    {"torchlings_skipped", skipped_json(report.skipped, "")}};
+    if (!report.output.empty()) {
+        results["torchlings_output"] = report.output;
+    }
+    make_valid_utf8(results);
+    return results;
+}
+
+// --- JUnit --------------------------------------------------------------------------------
+
+/// Text for an XML attribute value or element content. Characters that XML 1.0 cannot hold at
+/// all (control characters other than tab, newline and carriage return; U+FFFE, U+FFFF) are
+/// written as `\xNN` or U+FFFD; invalid UTF-8 becomes U+FFFD.
+std::string xml_escape(std::string_view text, bool attribute) {
+    const std::string valid = valid_utf8(text);
+    std::string escaped;
+    escaped.reserve(valid.size());
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+        const char c = valid[i];
+        switch (c) {
+            case '&':
+                escaped += "&amp;";
+                continue;
+            case '<':
+                escaped += "&lt;";
+                continue;
+            case '>':
+                escaped += "&gt;";
+                continue;
+            case '"':
+                escaped += "&quot;";
+                continue;
+            case '\'':
+                escaped += "&apos;";
+                continue;
+            case '\n':
+                escaped += attribute ? "&#10;" : "\n";
+                continue;
+            case '\t':
+                escaped += attribute ? "&#9;" : "\t";
+                continue;
+            case '\r':
+                escaped += "&#13;";
+                continue;
+            default:
+                break;
+        }
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned>(byte));
+            escaped += hex;
+        } else if (byte == 0xEF && valid.compare(i, 2, "\xEF\xBF") == 0 && i + 2 < valid.size() &&
+                   (valid[i + 2] == '\xBE' || valid[i + 2] == '\xBF')) {
+            escaped += "\xEF\xBF\xBD";
+            i += 2;
+        } else {
+            escaped += c;
+        }
+    }
+    return escaped;
+}
+
+std::string attr(std::string_view name, std::string_view value) {
+    return " " + std::string(name) + "=\"" + xml_escape(value, true) + "\"";
+}
+
+std::string seconds_text(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", std::max(seconds, 0.0));
+    return text;
+}
+
+/// One <testcase> element; `classname` is "<lesson>.<id>".
+std::string junit_case(const std::string& classname, const CaseReport& item) {
+    std::string xml = "    <testcase" + attr("name", item.name) + attr("classname", classname) +
+                      attr("time", seconds_text(item.duration_s));
+    if (item.status == Status::kPass) {
+        return xml + "/>\n";
+    }
+    xml += ">\n";
+    if (!item.ran) {
+        xml += "      <skipped" + attr("message", item.summary) + "/>\n";
+    } else {
+        const std::string element = item.status == Status::kFail ? "failure" : "error";
+        xml += "      <" + element + attr("message", item.summary) + attr("type", item.type) + ">" +
+               xml_escape(item.message, false) + "</" + element + ">\n";
+        if (!item.output.empty()) {
+            xml += "      <system-out>" + xml_escape(item.output, false) + "</system-out>\n";
+        }
+    }
+    return xml + "    </testcase>\n";
+}
+
+/// Counts of one <testsuite>.
+struct SuiteCounts {
+    int tests = 0;
+    int failures = 0;
+    int errors = 0;
+    int skipped = 0;
+    double seconds = 0.0;
+
+    void add(const SuiteCounts& other) {
+        tests += other.tests;
+        failures += other.failures;
+        errors += other.errors;
+        skipped += other.skipped;
+        seconds += other.seconds;
+    }
+
+    [[nodiscard]] std::string attributes() const {
+        return attr("tests", std::to_string(tests)) + attr("failures", std::to_string(failures)) +
+               attr("errors", std::to_string(errors)) + attr("skipped", std::to_string(skipped)) +
+               attr("time", seconds_text(seconds));
+    }
+};
+
+std::string junit_suite(const ExerciseReport& report, const std::string& timestamp,
+                        SuiteCounts& counts) {
+    const std::string classname = report.exercise->lesson + "." + report.exercise->id;
+    std::string body;
+    counts.seconds = report.seconds;
+    if (report.error_outside_cases) {
+        CaseReport error;
+        error.name = report.build_failed ? "build" : "run";
+        error.status = Status::kError;
+        error.message = report.message;
+        error.summary = report.summary;
+        error.type = report.type;
+        error.duration_s = report.seconds;
+        body += junit_case(classname, error);
+        ++counts.tests;
+        ++counts.errors;
+    }
+    for (const CaseReport& item : report.cases) {
+        body += junit_case(classname, item);
+        ++counts.tests;
+        if (!item.ran) {
+            ++counts.skipped;
+        } else if (item.status == Status::kFail) {
+            ++counts.failures;
+        } else if (item.status == Status::kError) {
+            ++counts.errors;
+        }
+    }
+    for (const SkippedCase& item : report.skipped) {
+        body += "    <testcase" + attr("name", item.name) + attr("classname", classname) +
+                attr("time", seconds_text(0.0)) + ">\n      <skipped" +
+                attr("message", item.reason) + "/>\n    </testcase>\n";
+        ++counts.tests;
+        ++counts.skipped;
+    }
+    if (!report.output.empty()) {
+        body += "    <system-out>" + xml_escape(report.output, false) + "</system-out>\n";
+    }
+    return "  <testsuite" + attr("name", report.exercise->id) + counts.attributes() +
+           attr("timestamp", timestamp) + ">\n" + body + "  </testsuite>\n";
+}
+
+// --- GitHub Classroom ---------------------------------------------------------------------
+
+json classroom_test(const std::string& id, const CaseReport& item, const std::string& test_file) {
+    return {{"name", id + ": " + item.name},
+            {"status", status_name(item.status)},
+            {"score", item.status == Status::kPass ? 1 : 0},
+            {"message", item.message},
+            {"test_code", item.code},
+            {"filename", test_file},
+            {"line_no", item.line},
+            {"duration", std::llround(std::max(item.duration_s, 0.0) * 1000.0)}};
+}
+
+}  // namespace
+
+nlohmann::json exercism_results(const Context& context, const CheckOutcome& outcome) {
+    Sources sources(context);
+    return exercism_json(describe(context, sources, outcome));
+}
+
+nlohmann::json check_json(const Context& context, const std::vector<CheckOutcome>& outcomes) {
+    Sources sources(context);
+    if (outcomes.size() == 1) {
+        return exercism_json(describe(context, sources, outcomes.front()));
+    }
+    Status worst = Status::kPass;
+    json exercises = json::array();
+    for (const CheckOutcome& outcome : outcomes) {
+        const ExerciseReport report = describe(context, sources, outcome);
+        worst = std::max(worst, report.status);
+        json entry = exercism_json(report);
+        entry["id"] = outcome.exercise->id;
+        entry["lesson"] = outcome.exercise->lesson;
+        exercises.push_back(std::move(entry));
+    }
+    return {{"version", 3}, {"status", status_name(worst)}, {"exercises", std::move(exercises)}};
+}
+
+std::string junit_report(const Context& context, const std::vector<CheckOutcome>& outcomes) {
+    Sources sources(context);
+    const std::string timestamp = iso_time_now();
+    SuiteCounts total;
+    std::string suites;
+    for (const CheckOutcome& outcome : outcomes) {
+        SuiteCounts counts;
+        suites += junit_suite(describe(context, sources, outcome), timestamp, counts);
+        total.add(counts);
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
+           attr("name", "torchlings check") + total.attributes() + ">\n" + suites +
+           "</testsuites>\n";
+}
+
+nlohmann::json classroom_report(const Context& context, const std::vector<CheckOutcome>& outcomes) {
+    Sources sources(context);
+    json tests = json::array();
+    json skipped = json::array();
+    std::optional<Status> worst;
+    const bool has_gpu = gpu_found_by_tests(outcomes);
+    const auto add = [&](const std::string& id, const CaseReport& item,
+                         const std::string& test_file) {
+        tests.push_back(classroom_test(id, item, test_file));
+        worst = worst ? std::max(*worst, item.status) : item.status;
+    };
+    for (const CheckOutcome& outcome : outcomes) {
+        const ExerciseReport report = describe(context, sources, outcome);
+        const std::string& id = report.exercise->id;
+        if (!report.all_skipped) {
+            // An exercise whose every case skipped itself scores nothing and fails nothing.
+            worst = worst ? std::max(*worst, report.status) : report.status;
+        }
+        if (report.error_outside_cases && report.cases.empty()) {
+            // A build error, or a run that reached no case: every declared case scores 0, so
+            // that max_score is the same as for a run that works.
+            std::vector<DeclaredCase> declared = sources.cases_of(*report.exercise);
+            if (declared.empty()) {
+                declared.push_back({report.build_failed ? "build" : "run", {}, 0, {}});
+            }
+            for (const DeclaredCase& source : declared) {
+                // A GPU case would have skipped itself on a machine without one, so it counts
+                // here as it would have after a working build: out of max_score.
+                if (!has_gpu &&
+                    std::find(source.tags.begin(), source.tags.end(), "gpu") != source.tags.end()) {
+                    skipped.push_back({{"name", id + ": " + source.name},
+                                       {"reason", "needs a CUDA GPU, and this machine has none"}});
+                    continue;
+                }
+                CaseReport item;
+                item.name = source.name;
+                item.status = Status::kError;
+                item.message = report.message;
+                item.code = source.code;
+                item.line = source.line;
+                add(id, item, report.test_file);
+            }
+            continue;
+        }
+        for (const CaseReport& item : report.cases) {
+            add(id, item, report.test_file);
+        }
+        for (const json& entry : skipped_json(report.skipped, id + ": ")) {
+            skipped.push_back(entry);
+        }
+    }
+    json result = {{"version", 1},
+                   {"status", status_name(worst.value_or(Status::kError))},
+                   {"max_score", tests.size()},
+                   {"tests", std::move(tests)},
+                   {"torchlings_skipped", std::move(skipped)}};
+    make_valid_utf8(result);
+    return result;
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,41 @@
+/// @file
+/// @brief The teachers' verbs: `export --learner` and `check` with the reports a class grades from.
+#pragma once
+
+#include <string>
+
+#include "core/context.h"
+#include "core/errors.h"
+#include "learner/verbs.h"
+
+namespace torchlings::runner {
+
+/// Options of `check` when a class grades it.
+struct GradeOptions {
+    CheckOptions check;
+    bool json = false;           ///< print check_json() on stdout, the text on stderr
+    std::string junit_file;      ///< write junit_report() here when not empty
+    std::string classroom_file;  ///< write classroom_report() here when not empty
+    bool verify_tests = false;   ///< refuse (kTestsEdited) when tests differ from the manifest
+
+    /// Whether any of these asks for more than a learner's check.
+    [[nodiscard]] bool any() const {
+        return json || !junit_file.empty() || !classroom_file.empty() || verify_tests;
+    }
+};
+
+/// `check` with --verify-tests, --json, --junit or --classroom: verifies the tests first when
+/// asked, runs the learner's check, then writes the reports from its outcomes.
+ExitCode grade_command(Context& context, const GradeOptions& options);
+
+/// Options of `export`.
+struct ExportOptions {
+    std::string learner_dir;  ///< where the learner copy goes; must not exist or be empty
+};
+
+/// `export --learner DIR`: the course without solutions/, as a template repository for a
+/// class, with a manifest of the hashes of every file but the learners' that
+/// `check --verify-tests` compares against.
+ExitCode export_command(Context& context, const ExportOptions& options);
+
+}  // namespace torchlings::runner
