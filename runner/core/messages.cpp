@@ -41,6 +41,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kFirstFailureWords, "First failure", "첫 번째 실패"},
     {Msg::kFailedWithoutAssertion, "  The test case failed without reporting an assertion.",
      "  테스트 케이스가 단언(assertion)을 하나도 보고하지 않고 실패했습니다."},
+    {Msg::kKnownMistake, "This looks like a known mistake: {0}",
+     "알려진 실수로 보입니다: {0}"},
     {Msg::kProgramOutput, "Output of the test program (last {0} lines at most):",
      "테스트 프로그램의 출력 (마지막 {0}줄까지):"},
     {Msg::kNoTestCasesRan, "  The test program ran no test cases.",

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <system_error>
 #include <utility>
 
 #include "core/errors.h"
@@ -11,6 +12,7 @@
 #include "core/text.h"
 
 namespace torchlings::runner {
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -131,16 +133,7 @@ std::string format_signature(const Signature& signature) {
         entries.push_back(quoted_name(entry.name) + " (" +
                           std::string(case_failure_name(entry.failure)) + ")");
     }
-    const std::string prefix(layout::kMistakeCaughtBy);
-    std::string one_line = prefix + join(entries, "; ");
-    if (one_line.size() <= 100) {
-        return one_line + "\n";
-    }
-    std::string lines;
-    for (const std::string& entry : entries) {
-        lines += prefix + entry + "\n";
-    }
-    return lines;
+    return trim(layout::kMistakeCaughtBy) + (entries.empty() ? "" : " " + join(entries, "; "));
 }
 
 std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::string& exercise_id,
@@ -191,13 +184,17 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
         const std::string trimmed = trim(line);
         if (trimmed.empty()) {
             new_paragraph = true;
-        } else if (line.starts_with(layout::kMistakeCaughtBy)) {
-            const Signature more =
-                parse_signature(std::string_view(line).substr(layout::kMistakeCaughtBy.size()),
-                                source, number);
-            mistake.caught_by.insert(mistake.caught_by.end(), more.begin(), more.end());
-            mistake.caught_by = sorted_signature(std::move(mistake.caught_by));
-            mistake.caught_by_lines.push_back(number);
+        } else if (line.starts_with(trim(layout::kMistakeCaughtBy))) {
+            if (mistake.caught_by_line != 0) {
+                fail(source, number,
+                     "mistake '" + mistake.slug + "' has a second \"" +
+                         trim(layout::kMistakeCaughtBy) + "\" line: its signature is one line");
+            }
+            const std::string rest = trim(line.substr(trim(layout::kMistakeCaughtBy).size()));
+            if (!rest.empty()) {
+                mistake.caught_by = sorted_signature(parse_signature(rest, source, number));
+            }
+            mistake.caught_by_line = number;
             new_paragraph = true;
         } else if (line.starts_with(layout::kMistakeGpuOnly)) {
             mistake.gpu_only = true;
@@ -231,6 +228,90 @@ std::string without_diffs(std::string_view text) {
         kept.push_back(line);
     }
     return kept.empty() ? std::string() : join(kept, "\n") + "\n";
+}
+
+std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
+    std::error_code error;
+    fs::path file = course.mistake_catalogue(exercise);
+    if (!fs::is_regular_file(file, error)) {
+        file = course.mistake_notes(exercise);
+        if (!fs::is_regular_file(file, error)) {
+            return {};
+        }
+    }
+    const std::string shown = fs::relative(file, course.root(), error).generic_string();
+    std::vector<Mistake> mistakes = parse_mistake_catalogue(read_file(file), exercise.id, shown);
+    for (Mistake& mistake : mistakes) {
+        mistake.file = file;
+    }
+    return mistakes;
+}
+
+CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run) {
+    if (result.status == CaseStatus::kUnfinished) {
+        return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
+    }
+    CaseFailure failure = CaseFailure::kAssertion;
+    for (const Failure& each : result.failures) {
+        if (each.kind == FailureKind::kCrash) {
+            return CaseFailure::kCrash;
+        }
+        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
+            failure = CaseFailure::kException;
+        }
+    }
+    return failure;
+}
+
+RunSignature run_signature(const TestProgramRun& run) {
+    RunSignature signature;
+    for (const TestCaseResult& result : run.events.cases) {
+        if (result.status != CaseStatus::kFailed && result.status != CaseStatus::kUnfinished) {
+            continue;
+        }
+        const bool gpu = std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        (gpu ? signature.gpu : signature.anywhere).push_back({result.name, case_failure(result, run)});
+    }
+    signature.anywhere = sorted_signature(std::move(signature.anywhere));
+    signature.gpu = sorted_signature(std::move(signature.gpu));
+    return signature;
+}
+
+const Signature& observed_signature(const Mistake& mistake, const RunSignature& signature) {
+    return mistake.gpu_only ? signature.gpu : signature.anywhere;
+}
+
+const Mistake* matching_mistake(const std::vector<Mistake>& mistakes, const TestProgramRun& run) {
+    const RunSignature signature = run_signature(run);
+    for (const Mistake& mistake : mistakes) {
+        if (mistake.caught_by.empty() || (mistake.gpu_only && !signature.anywhere.empty())) {
+            continue;
+        }
+        if (observed_signature(mistake, signature) == mistake.caught_by) {
+            return &mistake;
+        }
+    }
+    return nullptr;
+}
+
+std::string with_signature_line(std::string_view text, const Mistake& mistake,
+                                const std::string& line) {
+    std::vector<std::string> lines = split_lines(text);
+    const auto at = [&](int number) { return lines.begin() + (number - 1); };
+    if (mistake.caught_by_line > 0 && mistake.caught_by_line <= static_cast<int>(lines.size())) {
+        *at(mistake.caught_by_line) = line;
+    } else {
+        // Before the section's diff block, or at the section's end (the next heading).
+        std::size_t where = lines.size();
+        for (std::size_t i = static_cast<std::size_t>(mistake.line); i < lines.size(); ++i) {
+            if (lines[i].starts_with("```diff") || lines[i].starts_with("## ")) {
+                where = i;
+                break;
+            }
+        }
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(where), {line, ""});
+    }
+    return join(lines, "\n") + "\n";
 }
 
 }  // namespace torchlings::runner

@@ -11,6 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/course.h"
+#include "core/exercise_run.h"
+
 namespace torchlings::runner {
 
 /// How a test case failed, as a mistake's signature records it.
@@ -48,13 +51,14 @@ struct Mistake {
     std::string gpu_reason;        ///< that line's text after the prefix
     Signature caught_by;           ///< the recorded signature, sorted; empty when none is
     int line = 0;                  ///< the line of its heading in the file (1-based)
-    std::vector<int> caught_by_lines;  ///< the lines of its kMistakeCaughtBy lines
+    int caught_by_line = 0;        ///< the line of its kMistakeCaughtBy line; 0 when it has none
     std::filesystem::path file;        ///< the catalogue it was read from
 };
 
 /// Reads a catalogue. `source` names it in errors (EnvironmentError, "<source>:<line>: ..."): a
 /// heading that is not `## <slug>: <title>`, a slug used twice, a signature line that does not
-/// parse. The diff blocks are skipped (configure checks them).
+/// parse, a second signature line. A bare `caught by:` is a signature not recorded yet. The diff
+/// blocks are skipped (configure checks them).
 [[nodiscard]] std::vector<Mistake> parse_mistake_catalogue(std::string_view text,
                                                            const std::string& exercise_id,
                                                            std::string_view source);
@@ -64,12 +68,49 @@ struct Mistake {
 /// Throws EnvironmentError naming `source` and `line` when it does not parse.
 [[nodiscard]] Signature parse_signature(std::string_view text, std::string_view source, int line);
 
-/// The kMistakeCaughtBy lines that record `signature` (sorted first): one line when it fits in
-/// 100 columns, else one line per case; each ends with "\n".
+/// The kMistakeCaughtBy line that records `signature` (sorted first), without a newline; a bare
+/// `caught by:` for an empty one. One line, however long: recording a signature then replaces a
+/// line by a line, and the `#line` numbers of the mistakes' sources stay as they are.
 [[nodiscard]] std::string format_signature(const Signature& signature);
 
 /// The catalogue without its ```diff blocks (and the blank line before each): what a learner copy
 /// carries, since the diffs would show the solution.
 [[nodiscard]] std::string without_diffs(std::string_view text);
+
+/// The mistakes catalogued for one exercise, in file order: its catalogue (layout.h's
+/// kMistakeFile), else, in a learner copy, the notes that `export --learner` wrote in its place
+/// (kMistakeNotes); none when neither exists. Throws EnvironmentError for a catalogue that does not
+/// parse (parse_mistake_catalogue()).
+[[nodiscard]] std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise);
+
+/// How a run's failed cases failed: a crash or a timeout for a case the run stopped in, else
+/// exception (an unexpected or a TODO exception), else assertion.
+[[nodiscard]] CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run);
+
+/// A run's failed (and unfinished) cases, those tagged [gpu] apart: a mistake's signature is the
+/// part that runs everywhere, or, for a GPU-only mistake, the [gpu] part.
+struct RunSignature {
+    Signature anywhere;  ///< the cases not tagged [gpu], sorted
+    Signature gpu;       ///< the [gpu] cases, sorted
+};
+
+/// The signature of a run.
+[[nodiscard]] RunSignature run_signature(const TestProgramRun& run);
+
+/// The part of a run's signature that `mistake` records: the [gpu] part for a GPU-only mistake,
+/// the rest otherwise.
+[[nodiscard]] const Signature& observed_signature(const Mistake& mistake,
+                                                  const RunSignature& signature);
+
+/// The first catalogued mistake whose recorded signature is the run's: the same failed cases,
+/// failing the same way (a GPU-only mistake: the same [gpu] cases, and no other); nullptr when
+/// none is. Mistakes without a recorded signature never match.
+[[nodiscard]] const Mistake* matching_mistake(const std::vector<Mistake>& mistakes,
+                                              const TestProgramRun& run);
+
+/// The catalogue `text` with the signature line of `mistake` (read from it) replaced by `line`,
+/// or, when it has none, `line` inserted before the mistake's diff block (or at its end).
+[[nodiscard]] std::string with_signature_line(std::string_view text, const Mistake& mistake,
+                                              const std::string& line);
 
 }  // namespace torchlings::runner

@@ -8,6 +8,7 @@
 #include "core/compiler_log.h"
 #include "core/exercise_run.h"
 #include "core/hashing.h"
+#include "core/mistake_catalogue.h"
 #include "core/text.h"
 #include "learner/check.h"
 #include "learner/verbs.h"
@@ -85,6 +86,32 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
                 : text.key_is_todo ? style.warn(line)
                                    : style.bad(line))
             << "\n";
+    }
+}
+
+/// When the failed cases, and how they failed, are those of a catalogued mistake of the exercise:
+/// its title and why, in one short block. A catalogue that does not read is not the learner's
+/// problem: then nothing is said.
+void report_known_mistake(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    if (run.verdict != Verdict::kFailed && run.verdict != Verdict::kCrashed &&
+        run.verdict != Verdict::kTimedOut) {
+        return;
+    }
+    std::vector<Mistake> mistakes;
+    try {
+        mistakes = find_mistakes(context.course(), exercise);
+    } catch (const EnvironmentError&) {
+        return;
+    }
+    const Mistake* known = matching_mistake(mistakes, run);
+    if (known == nullptr) {
+        return;
+    }
+    std::ostream& out = context.out();
+    out << "\n"
+        << context.style().warn(context.message(Msg::kKnownMistake, {known->title})) << "\n";
+    for (const std::string& paragraph : known->why) {
+        out << "  " << paragraph << "\n";
     }
 }
 
@@ -173,6 +200,7 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
         report_failure(context, exercise, *failed);
     }
     report_stopped_run(context, run);
+    report_known_mistake(context, exercise, run);
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {
         out << "\n"

@@ -30,23 +30,6 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
-    std::error_code error;
-    fs::path file = course.mistake_catalogue(exercise);
-    if (!fs::is_regular_file(file, error)) {
-        file = course.mistake_notes(exercise);
-        if (!fs::is_regular_file(file, error)) {
-            return {};
-        }
-    }
-    const std::string shown = fs::relative(file, course.root(), error).generic_string();
-    std::vector<Mistake> mistakes = parse_mistake_catalogue(read_file(file), exercise.id, shown);
-    for (Mistake& mistake : mistakes) {
-        mistake.file = file;
-    }
-    return mistakes;
-}
-
 std::string mistake_program(const Mistake& mistake) {
     return "ex_" + mistake.exercise_id + "_mistake_" + mistake.slug;
 }
@@ -119,7 +102,22 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     return verdict;
 }
 
-ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug) {
+namespace {
+
+/// Replaces the signature line of `mistake` in its catalogue by `line`, after saving the catalogue
+/// as it was to <build>/logs/mistakes/<id>.before-<slug>.md. Only that line changes.
+void record_signature(Context& context, const Mistake& mistake, const std::string& line) {
+    const std::string text = read_file(mistake.file);
+    const fs::path backup = context.build_dir() / "logs" / "mistakes" /
+                            (mistake.exercise_id + ".before-" + mistake.slug + ".md");
+    write_file(backup, text);
+    write_file(mistake.file, with_signature_line(text, mistake, line));
+}
+
+}  // namespace
+
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
+                                bool record) {
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     const std::vector<Mistake> mistakes = find_mistakes(course, exercise);
@@ -136,10 +134,33 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
     std::ostream& out = context.out();
     const std::string name = "verify-mistake " + id + "/" + slug;
     switch (verdict.outcome) {
-        case MistakeOutcome::kCaught:
-            out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
-                << "\n";
-            return ExitCode::kOk;
+        case MistakeOutcome::kCaught: {
+            // Caught: now the way it is caught must be the one the catalogue records.
+            const Signature& observed = observed_signature(*found, run_signature(run));
+            const std::string line = format_signature(observed);
+            if (observed == found->caught_by) {
+                out << style.good(name + ": ok") << ", caught by "
+                    << quoted_list(verdict.caught_by) << "\n";
+                return ExitCode::kOk;
+            }
+            const std::string where =
+                context.show(found->file) + ":" +
+                std::to_string(found->caught_by_line > 0 ? found->caught_by_line : found->line);
+            if (record) {
+                record_signature(context, *found, line);
+                out << style.good(name + ": recorded") << " in " << where << ": " << line << "\n";
+                return ExitCode::kOk;
+            }
+            out << style.bad(name + ": FAILED") << " (" << found->title << ")\n"
+                << "  - the tests catch it, but not as " << where << " records ("
+                << (found->caught_by.empty() ? std::string("no signature yet")
+                                             : format_signature(found->caught_by))
+                << ")\n"
+                << "  Its signature line (" << where << "; or run verify-mistake --record " << id
+                << " " << slug << "):\n"
+                << line << "\n";
+            return ExitCode::kTestsFailed;
+        }
         case MistakeOutcome::kSkipped:
             // CTest reads this line as "skipped", as it does for a skipped [gpu] case.
             out << "TL_SKIP: " << name << ": only a [gpu] case catches it, and there is no GPU "
@@ -162,6 +183,7 @@ ExitCode mistakes_command(Context& context) {
     int total = 0;
     int gpu_only = 0;
     int covered = 0;
+    int signed_ = 0;
     std::vector<std::string> without;
     for (const Lesson& lesson : course.lessons()) {
         const std::vector<const Exercise*> exercises = course.exercises_of(lesson);
@@ -180,6 +202,7 @@ ExitCode mistakes_command(Context& context) {
             for (const Mistake& mistake : mistakes) {
                 ++total;
                 gpu_only += mistake.gpu_only ? 1 : 0;
+                signed_ += mistake.caught_by.empty() ? 0 : 1;
                 out << "    " << mistake.slug << ": " << mistake.title
                     << (mistake.gpu_only ? style.dim("  [GPU only]") : std::string()) << "\n";
             }
@@ -188,7 +211,7 @@ ExitCode mistakes_command(Context& context) {
     out << "\n"
         << total << " mistakes catalogued for " << covered << " of " << course.exercises().size()
         << " exercises: " << total - gpu_only << " caught on the CPU, " << gpu_only
-        << " only with a GPU\n";
+        << " only with a GPU; " << signed_ << " with a recorded signature\n";
     if (!without.empty()) {
         out << "exercises without mistakes:";
         for (const std::string& id : without) {

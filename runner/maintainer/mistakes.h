@@ -16,12 +16,6 @@
 
 namespace torchlings::runner {
 
-/// The mistakes catalogued for one exercise, in file order: its catalogue (layout.h's
-/// kMistakeFile), else, in a learner copy, the notes that `export --learner` wrote in its place
-/// (kMistakeNotes); none when neither exists. Throws EnvironmentError for a catalogue that does not
-/// parse (parse_mistake_catalogue()).
-[[nodiscard]] std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise);
-
 /// The program CMake builds from a mistake and its exercise's tests: `ex_<id>_mistake_<slug>`.
 [[nodiscard]] std::string mistake_program(const Mistake& mistake);
 
