@@ -14,6 +14,12 @@
 # string(SUBSTRING), never as lists, so `;`, `[`, `]` and backslashes in C++ pass through as they
 # are.
 
+# Functions keep the policies in force where they are defined: if(IN_LIST), and quoted strings
+# never read as variables, also in a script (cmake -P) that sets no minimum version.
+cmake_policy(PUSH)
+cmake_policy(SET CMP0054 NEW)
+cmake_policy(SET CMP0057 NEW)
+
 # _torchlings_mistake_fail(<md shown> <line> <text...>): stops configure, naming the .md and line.
 # The text's pieces are read one by one (ARGV<n>), since ARGN would split them at each `;`.
 function(_torchlings_mistake_fail shown line)
@@ -314,3 +320,5 @@ function(torchlings_apply_mistakes md solution)
     set(${ARG_SLUGS} "${slugs}" PARENT_SCOPE)
   endif()
 endfunction()
+
+cmake_policy(POP)
