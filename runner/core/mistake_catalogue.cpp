@@ -277,7 +277,7 @@ RunSignature run_signature(const TestProgramRun& run) {
     return signature;
 }
 
-const Signature& observed_signature(const Mistake& mistake, const RunSignature& signature) {
+Signature observed_signature(const Mistake& mistake, const RunSignature& signature) {
     return mistake.gpu_only ? signature.gpu : signature.anywhere;
 }
 

@@ -99,8 +99,7 @@ struct RunSignature {
 
 /// The part of a run's signature that `mistake` records: the [gpu] part for a GPU-only mistake,
 /// the rest otherwise.
-[[nodiscard]] const Signature& observed_signature(const Mistake& mistake,
-                                                  const RunSignature& signature);
+[[nodiscard]] Signature observed_signature(const Mistake& mistake, const RunSignature& signature);
 
 /// The first catalogued mistake whose recorded signature is the run's: the same failed cases,
 /// failing the same way (a GPU-only mistake: the same [gpu] cases, and no other); nullptr when

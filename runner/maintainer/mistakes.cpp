@@ -136,7 +136,7 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
     switch (verdict.outcome) {
         case MistakeOutcome::kCaught: {
             // Caught: now the way it is caught must be the one the catalogue records.
-            const Signature& observed = observed_signature(*found, run_signature(run));
+            const Signature observed = observed_signature(*found, run_signature(run));
             const std::string line = format_signature(observed);
             if (observed == found->caught_by) {
                 out << style.good(name + ": ok") << ", caught by "
