@@ -43,6 +43,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
      "  테스트 케이스가 단언(assertion)을 하나도 보고하지 않고 실패했습니다."},
     {Msg::kKnownMistake, "This looks like a known mistake: {0}",
      "알려진 실수로 보입니다: {0}"},
+    {Msg::kKnownMistakes, "This looks like one of these known mistakes:",
+     "다음 알려진 실수 중 하나로 보입니다:"},
     {Msg::kProgramOutput, "Output of the test program (last {0} lines at most):",
      "테스트 프로그램의 출력 (마지막 {0}줄까지):"},
     {Msg::kNoTestCasesRan, "  The test program ran no test cases.",

@@ -34,6 +34,7 @@ enum class Msg {
     kFirstFailureWords,
     kFailedWithoutAssertion,
     kKnownMistake,  ///< {0} the mistake's title (from the catalogue, in English)
+    kKnownMistakes,
     kProgramOutput,  ///< {0} lines
     kNoTestCasesRan,
     kCaseNotTrusted,

@@ -281,17 +281,19 @@ Signature observed_signature(const Mistake& mistake, const RunSignature& signatu
     return mistake.gpu_only ? signature.gpu : signature.anywhere;
 }
 
-const Mistake* matching_mistake(const std::vector<Mistake>& mistakes, const TestProgramRun& run) {
+std::vector<const Mistake*> matching_mistakes(const std::vector<Mistake>& mistakes,
+                                              const TestProgramRun& run) {
     const RunSignature signature = run_signature(run);
+    std::vector<const Mistake*> matches;
     for (const Mistake& mistake : mistakes) {
         if (mistake.caught_by.empty() || (mistake.gpu_only && !signature.anywhere.empty())) {
             continue;
         }
         if (observed_signature(mistake, signature) == mistake.caught_by) {
-            return &mistake;
+            matches.push_back(&mistake);
         }
     }
-    return nullptr;
+    return matches;
 }
 
 std::string with_signature_line(std::string_view text, const Mistake& mistake,

@@ -101,11 +101,11 @@ struct RunSignature {
 /// the rest otherwise.
 [[nodiscard]] Signature observed_signature(const Mistake& mistake, const RunSignature& signature);
 
-/// The first catalogued mistake whose recorded signature is the run's: the same failed cases,
-/// failing the same way (a GPU-only mistake: the same [gpu] cases, and no other); nullptr when
-/// none is. Mistakes without a recorded signature never match.
-[[nodiscard]] const Mistake* matching_mistake(const std::vector<Mistake>& mistakes,
-                                              const TestProgramRun& run);
+/// The catalogued mistakes whose recorded signature is the run's, in file order: the same failed
+/// cases, failing the same way (a GPU-only mistake: the same [gpu] cases, and no other). Two
+/// mistakes can share a signature; mistakes without a recorded one never match.
+[[nodiscard]] std::vector<const Mistake*> matching_mistakes(const std::vector<Mistake>& mistakes,
+                                                            const TestProgramRun& run);
 
 /// The catalogue `text` with the signature line of `mistake` (read from it) replaced by `line`,
 /// or, when it has none, `line` inserted before the mistake's diff block (or at its end).

@@ -103,15 +103,23 @@ void report_known_mistake(Context& context, const Exercise& exercise, const Test
     } catch (const EnvironmentError&) {
         return;
     }
-    const Mistake* known = matching_mistake(mistakes, run);
-    if (known == nullptr) {
+    const std::vector<const Mistake*> known = matching_mistakes(mistakes, run);
+    if (known.empty()) {
         return;
     }
     std::ostream& out = context.out();
-    out << "\n"
-        << context.style().warn(context.message(Msg::kKnownMistake, {known->title})) << "\n";
-    for (const std::string& paragraph : known->why) {
-        out << "  " << paragraph << "\n";
+    const Style& style = context.style();
+    if (known.size() == 1) {
+        out << "\n" << style.warn(context.message(Msg::kKnownMistake, {known[0]->title})) << "\n";
+        for (const std::string& paragraph : known[0]->why) {
+            out << "  " << paragraph << "\n";
+        }
+        return;
+    }
+    // The same cases fail the same way for several mistakes: their titles, to choose from.
+    out << "\n" << style.warn(context.message(Msg::kKnownMistakes)) << "\n";
+    for (const Mistake* mistake : known) {
+        out << "  - " << mistake->title << "\n";
     }
 }
 

@@ -176,8 +176,12 @@ TEST_CASE("a run matches the mistake whose recorded signature it has, and only t
     const std::vector<tl::Mistake> catalogue{unrecorded, first, second, on_gpu};
 
     const auto match = [&](std::vector<tl::TestCaseResult> cases) -> std::string {
-        const tl::Mistake* found = tl::matching_mistake(catalogue, program_run(std::move(cases)));
-        return found == nullptr ? "" : found->slug;
+        std::string slugs;
+        for (const tl::Mistake* found :
+             tl::matching_mistakes(catalogue, program_run(std::move(cases)))) {
+            slugs += (slugs.empty() ? "" : " ") + found->slug;
+        }
+        return slugs;
     };
     using S = tl::CaseStatus;
     CHECK(match({make_case("a", S::kFailed), make_case("b", S::kPassed)}) == "first");
@@ -192,6 +196,12 @@ TEST_CASE("a run matches the mistake whose recorded signature it has, and only t
     // GPU-only: its [gpu] cases, and nothing else failing.
     CHECK(match({make_case("a", S::kPassed), make_case("g", S::kFailed, true)}) == "on_gpu");
     CHECK(match({make_case("a", S::kPassed), make_case("g", S::kSkipped, true)}).empty());
+
+    // Two mistakes with one signature: both, in file order.
+    tl::Mistake twin = first;
+    twin.slug = "twin";
+    const std::vector<tl::Mistake> twins{first, twin};
+    CHECK(tl::matching_mistakes(twins, program_run({make_case("a", S::kFailed)})).size() == 2);
 }
 
 TEST_CASE("a learner's copy of the catalogue keeps everything but the diffs") {
