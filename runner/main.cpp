@@ -198,8 +198,7 @@ std::vector<Verb> verbs(Options& o) {
                         "Write the observed signature into its `caught by:` line");
          },
          [&o](Context& c) {
-             return code(
-                 verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record));
+             return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record));
          }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
          [](CLI::App&) {}, [](Context& c) { return code(mistakes_command(c)); }},

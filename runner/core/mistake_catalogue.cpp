@@ -16,10 +16,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array kFailureNames{std::pair{CaseFailure::kAssertion, std::string_view("assertion")},
-                                   std::pair{CaseFailure::kException, std::string_view("exception")},
-                                   std::pair{CaseFailure::kCrash, std::string_view("crash")},
-                                   std::pair{CaseFailure::kTimeout, std::string_view("timeout")}};
+constexpr std::array kFailureNames{
+    std::pair{CaseFailure::kAssertion, std::string_view("assertion")},
+    std::pair{CaseFailure::kException, std::string_view("exception")},
+    std::pair{CaseFailure::kCrash, std::string_view("crash")},
+    std::pair{CaseFailure::kTimeout, std::string_view("timeout")}};
 
 bool is_slug(std::string_view slug) {
     return !slug.empty() && std::all_of(slug.begin(), slug.end(), [](char c) {
@@ -72,7 +73,8 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
     };
     const std::string expected =
         "expected `\"<case name>\" (assertion|exception|crash|timeout)`, entries separated by "
-        "`; `, after \"" + std::string(layout::kMistakeCaughtBy) + "\"";
+        "`; `, after \"" +
+        std::string(layout::kMistakeCaughtBy) + "\"";
     skip_spaces();
     while (at < text.size()) {
         if (text[at] != '"') {
@@ -269,8 +271,10 @@ RunSignature run_signature(const TestProgramRun& run) {
         if (result.status != CaseStatus::kFailed && result.status != CaseStatus::kUnfinished) {
             continue;
         }
-        const bool gpu = std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
-        (gpu ? signature.gpu : signature.anywhere).push_back({result.name, case_failure(result, run)});
+        const bool gpu =
+            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        (gpu ? signature.gpu : signature.anywhere)
+            .push_back({result.name, case_failure(result, run)});
     }
     signature.anywhere = sorted_signature(std::move(signature.anywhere));
     signature.gpu = sorted_signature(std::move(signature.gpu));

@@ -52,7 +52,7 @@ struct Mistake {
     Signature caught_by;           ///< the recorded signature, sorted; empty when none is
     int line = 0;                  ///< the line of its heading in the file (1-based)
     int caught_by_line = 0;        ///< the line of its kMistakeCaughtBy line; 0 when it has none
-    std::filesystem::path file;        ///< the catalogue it was read from
+    std::filesystem::path file;    ///< the catalogue it was read from
 };
 
 /// Reads a catalogue. `source` names it in errors (EnvironmentError, "<source>:<line>: ..."): a

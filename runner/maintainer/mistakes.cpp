@@ -139,8 +139,8 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
             const Signature observed = observed_signature(*found, run_signature(run));
             const std::string line = format_signature(observed);
             if (observed == found->caught_by) {
-                out << style.good(name + ": ok") << ", caught by "
-                    << quoted_list(verdict.caught_by) << "\n";
+                out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
+                    << "\n";
                 return ExitCode::kOk;
             }
             const std::string where =
@@ -156,8 +156,11 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
                 << (found->caught_by.empty() ? std::string("no signature yet")
                                              : format_signature(found->caught_by))
                 << ")\n"
-                << "  Its signature line (" << where << "; or run verify-mistake --record " << id
-                << " " << slug << "):\n"
+                << "  "
+                << (found->caught_by_line > 0 ? "Replace line " : "Add to the section at line ")
+                << (found->caught_by_line > 0 ? found->caught_by_line : found->line) << " of "
+                << context.show(found->file) << " (or run verify-mistake --record " << id << " "
+                << slug << "):\n"
                 << line << "\n";
             return ExitCode::kTestsFailed;
         }

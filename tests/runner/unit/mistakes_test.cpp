@@ -55,7 +55,8 @@ tl::Mistake mistake(bool gpu_only) {
 
 }  // namespace
 
-TEST_CASE("mistake catalogue: headings, the why in paragraphs, GPU only, signature; diffs skipped") {
+TEST_CASE(
+    "mistake catalogue: headings, the why in paragraphs, GPU only, signature; diffs skipped") {
     const std::string text =
         "# Mistakes: choose_device\n\nIntroduction, not a mistake.\n\n"
         "## always_cpu: Always the CPU\n\nIt ignores the report,\nwhich says CUDA.\n\n"
@@ -71,14 +72,13 @@ TEST_CASE("mistake catalogue: headings, the why in paragraphs, GPU only, signatu
     CHECK(first.slug == "always_cpu");
     CHECK(first.title == "Always the CPU");
     CHECK(first.line == 5);
-    CHECK(first.why ==
-          std::vector<std::string>{"It ignores the report, which says CUDA.", "A second paragraph."});
+    CHECK(first.why == std::vector<std::string>{"It ignores the report, which says CUDA.",
+                                                "A second paragraph."});
     CHECK_FALSE(first.gpu_only);
     CHECK(first.caught_by_line == 12);
-    CHECK(first.caught_by ==
-          tl::Signature{{"a \"quoted\"; name, too", tl::CaseFailure::kException},
-                        {"one more", tl::CaseFailure::kCrash},
-                        {"reads the report", tl::CaseFailure::kAssertion}});
+    CHECK(first.caught_by == tl::Signature{{"a \"quoted\"; name, too", tl::CaseFailure::kException},
+                                           {"one more", tl::CaseFailure::kCrash},
+                                           {"reads the report", tl::CaseFailure::kAssertion}});
     CHECK(mistakes[1].gpu_only);
     CHECK(mistakes[1].gpu_reason == "meta cannot show it.");
     CHECK(mistakes[1].why == std::vector<std::string>{"Why."});
@@ -93,15 +93,17 @@ TEST_CASE("mistake catalogue: a bad heading, a repeated slug or a bad signature 
                       Catch::Matchers::ContainsSubstring("m.md:3: the slug 'a' is used twice"));
     CHECK_THROWS_WITH(tl::parse_mistake_catalogue("## a:   \n", "id", "m.md"),
                       Catch::Matchers::ContainsSubstring("m.md:1: mistake 'a' has no title"));
-    for (const char* bad : {"caught by: name (assertion)\n", "caught by: \"n\" (slow)\n",
-                            "caught by: \"n\" (assertion);\n", "caught by: \"n (assertion)\n",
-                            "caught by: \"n\" (assertion) \"m\" (crash)\n", "caught by: \"\" (crash)\n"}) {
+    for (const char* bad :
+         {"caught by: name (assertion)\n", "caught by: \"n\" (slow)\n",
+          "caught by: \"n\" (assertion);\n", "caught by: \"n (assertion)\n",
+          "caught by: \"n\" (assertion) \"m\" (crash)\n", "caught by: \"\" (crash)\n"}) {
         CAPTURE(bad);
         CHECK_THROWS_WITH(tl::parse_mistake_catalogue(std::string("## a: T\n") + bad, "id", "m.md"),
                           Catch::Matchers::ContainsSubstring("m.md:2: expected"));
     }
     CHECK_THROWS_WITH(
-        tl::parse_mistake_catalogue("## a: T\ncaught by: \"x\" (crash)\ncaught by:\n", "id", "m.md"),
+        tl::parse_mistake_catalogue("## a: T\ncaught by: \"x\" (crash)\ncaught by:\n", "id",
+                                    "m.md"),
         Catch::Matchers::ContainsSubstring("m.md:3: mistake 'a' has a second \"caught by:\" line"));
 }
 
@@ -124,14 +126,16 @@ TEST_CASE("a signature is written sorted, on one line however long, and reads ba
     CHECK(parsed.at(0).caught_by == long_one);
 }
 
-TEST_CASE("recording a signature replaces its line, or adds one before the diff, and nothing else") {
+TEST_CASE(
+    "recording a signature replaces its line, or adds one before the diff, and nothing else") {
     const std::string text =
         "# M\n\n## a: T\n\nWhy.\n\ncaught by:\n\n```diff\n-x\n+y\n```\n\n## b: U\n\nWhy b.\n\n"
         "```diff\n-p\n+q\n```\n";
     const auto mistakes = tl::parse_mistake_catalogue(text, "x", "m.md");
     const std::string line = "caught by: \"c\" (assertion)";
     CHECK(tl::with_signature_line(text, mistakes.at(0), line) ==
-          "# M\n\n## a: T\n\nWhy.\n\ncaught by: \"c\" (assertion)\n\n```diff\n-x\n+y\n```\n\n## b: U\n\n"
+          "# M\n\n## a: T\n\nWhy.\n\ncaught by: \"c\" (assertion)\n\n```diff\n-x\n+y\n```\n\n## b: "
+          "U\n\n"
           "Why b.\n\n```diff\n-p\n+q\n```\n");
     CHECK(tl::with_signature_line(text, mistakes.at(1), line) ==
           "# M\n\n## a: T\n\nWhy.\n\ncaught by:\n\n```diff\n-x\n+y\n```\n\n## b: U\n\nWhy b.\n\n"
@@ -141,11 +145,11 @@ TEST_CASE("recording a signature replaces its line, or adds one before the diff,
 TEST_CASE("a run's signature: failed cases and how, [gpu] ones apart") {
     auto crashed = make_case("d", tl::CaseStatus::kFailed, false, tl::FailureKind::kCrash);
     auto todo = make_case("e", tl::CaseStatus::kFailed, false, tl::FailureKind::kTodo);
-    const auto run = program_run({make_case("b", tl::CaseStatus::kFailed),
-                                  make_case("a", tl::CaseStatus::kFailed, false,
-                                            tl::FailureKind::kException),
-                                  make_case("p", tl::CaseStatus::kPassed), crashed, todo,
-                                  make_case("g", tl::CaseStatus::kFailed, true)});
+    const auto run =
+        program_run({make_case("b", tl::CaseStatus::kFailed),
+                     make_case("a", tl::CaseStatus::kFailed, false, tl::FailureKind::kException),
+                     make_case("p", tl::CaseStatus::kPassed), crashed, todo,
+                     make_case("g", tl::CaseStatus::kFailed, true)});
     const tl::RunSignature signature = tl::run_signature(run);
     CHECK(signature.anywhere == tl::Signature{{"a", tl::CaseFailure::kException},
                                               {"b", tl::CaseFailure::kAssertion},
@@ -210,7 +214,8 @@ TEST_CASE("a learner's copy of the catalogue keeps everything but the diffs") {
         "\n```\n\n## b: U\n\nWhy not.\n\n```diff\n-p\n+q\n```\n";
     const std::string notes = tl::without_diffs(text);
     CHECK(notes ==
-          "# Mistakes: x\n\n## a: T\n\nWhy.\n\ncaught by: \"c\" (assertion)\n\n## b: U\n\nWhy not.\n");
+          "# Mistakes: x\n\n## a: T\n\nWhy.\n\ncaught by: \"c\" (assertion)\n\n## b: U\n\nWhy "
+          "not.\n");
     const auto mistakes = tl::parse_mistake_catalogue(notes, "x", "n.md");
     REQUIRE(mistakes.size() == 2);
     CHECK(mistakes[0].caught_by.size() == 1);
