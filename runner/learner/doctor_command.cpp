@@ -17,9 +17,9 @@ using nlohmann::json;
 
 namespace {
 
-/// The oldest CMake the top-level CMakeLists.txt accepts.
-constexpr int kMinimumCmakeMajor = 3;
-constexpr int kMinimumCmakeMinor = 25;
+/// The oldest CMake the top-level CMakeLists.txt accepts, as its cmake_minimum_required() states
+/// it (runner/CMakeLists.txt passes it in, so that the course states it once).
+constexpr std::string_view kMinimumCmake = TORCHLINGS_CMAKE_MINIMUM;
 
 /// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
 constexpr std::chrono::seconds kToolTimeout{15};
@@ -142,15 +142,21 @@ bool is_under(const fs::path& path, const fs::path& folder) {
     return inside.rfind(prefix, 0) == 0;
 }
 
-/// "cmake version 3.25.1" is at least the minimum version.
-bool cmake_new_enough(const std::string& version_line) {
+/// major and minor of "3.25" or of "cmake version 3.25.1".
+std::pair<int, int> major_minor(std::string_view text) {
     int major = 0;
     int minor = 0;
     char dot = 0;
-    std::istringstream in(version_line.substr(version_line.find_first_of("0123456789")));
+    const std::size_t digits = text.find_first_of("0123456789");
+    std::istringstream in(
+        std::string(text.substr(digits == std::string_view::npos ? text.size() : digits)));
     in >> major >> dot >> minor;
-    return major > kMinimumCmakeMajor ||
-           (major == kMinimumCmakeMajor && minor >= kMinimumCmakeMinor);
+    return {major, minor};
+}
+
+/// "cmake version 3.25.1" is at least the minimum version.
+bool cmake_new_enough(const std::string& version_line) {
+    return major_minor(version_line) >= major_minor(kMinimumCmake);
 }
 
 void check_cmake(Report& report) {
@@ -160,11 +166,10 @@ void check_cmake(Report& report) {
         report.problem("cmake", "not found",
                        "python3 -m pip install cmake   (or: sudo apt install cmake)");
     } else if (!cmake_new_enough(first_line(*version))) {
-        report.problem("cmake",
-                       first_line(*version) + " is too old (need " +
-                           std::to_string(kMinimumCmakeMajor) + "." +
-                           std::to_string(kMinimumCmakeMinor) + "+)",
-                       "python3 -m pip install --upgrade cmake");
+        report.problem(
+            "cmake",
+            first_line(*version) + " is too old (need " + std::string(kMinimumCmake) + "+)",
+            "python3 -m pip install --upgrade cmake");
     } else {
         // ./torchlings installs CMake from PyPI into its cache folder only when the system's is
         // missing or too old, and puts that folder first on PATH.
