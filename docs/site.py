@@ -98,7 +98,11 @@ def collect(root):
                               *pair(folder / "README.md", "lesson" + number, "lesson", number),
                               *pair(root / "exercises" / folder.name / "info.md",
                                     "exercises" + number, "exercises", number)))
-    pair(root / "docs" / "cheatsheet.md", "cheatsheet", "cheatsheet")
+    # The pages of docs/ (the cheat sheet, where the course runs, its performance, maintainers'
+    # notes), each with its Korean twin NAME.ko.md; the page name is the file's (cheatsheet_ko).
+    for page in sorted((root / "docs").glob("*.md")):
+        if page.name != "mainpage.md" and not page.name.endswith(".ko.md"):
+            pair(page, page.stem, page.stem)
     add(root / "docs" / "glossary.ko.md", "glossary_ko", "ko", "glossary")
     add(root / "runner" / "README.md", "runner_readme", "en", "runner")
     return pages, [lesson for lesson in lessons if lesson.page["en"]]
@@ -152,7 +156,7 @@ class Site:
             # else Doxygen finds it in IMAGE_PATH and copies it
         else:
             self.problems.append(f"{where}: link {href}: the site has no page for {rel}; link a "
-                                 "lesson, an exercise, a README or the cheat sheet")
+                                 "lesson, an exercise, a README or a page of docs/")
         return None
 
     def with_links(self, page):
@@ -260,9 +264,15 @@ class Site:
             main.append(row)
         main += ["", "## More", ""]
         names = {page.name for page in self.pages.values()}
-        for name, text in (("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
-                           ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
-                           ("runner_readme", "The runner: commands, exit codes, metadata")):
+        more = [("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
+                ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
+                ("platforms", None), ("platforms_ko", None), ("performance", None),
+                ("performance_ko", None), ("maintainers", None), ("maintainers_ko", None),
+                ("runner_readme", "The runner: commands, exit codes, metadata")]
+        # Any other page of docs/ comes after these, so that no page is left out of the site.
+        more += [(page.name, None) for page in sorted(self.pages.values(), key=lambda p: p.name)
+                 if page.source.parent == self.root / "docs" and page.name not in dict(more)]
+        for name, text in more:
             if name in names:
                 main.append(f"- @subpage {name}" + (f" \"{text}\"" if text else ""))
         main.append("- The API reference of `common/`: [classes](annotated.html), [files](files.html)")
