@@ -79,6 +79,7 @@ struct Options {
     CheckOptions verify;
     std::string mistake_id;
     std::string mistake_slug;
+    DevOptions dev;
 };
 
 /// One verb of the command line: its name, its help, its options and what it does. A verb with
@@ -195,6 +196,12 @@ std::vector<Verb> verbs(Options& o) {
          [&o](Context& c) {
              return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug));
          }},
+        {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", true,
+         [&o](CLI::App& v) {
+             v.add_option("action", o.dev.action, "new or check")->required();
+             v.add_option("args", o.dev.args, "new: the lesson number and the exercise id");
+         },
+         [&o](Context& c) { return code(dev_command(c, o.dev)); }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
          [](CLI::App&) {}, [](Context& c) { return code(mistakes_command(c)); }},
     };
