@@ -12,7 +12,8 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
   each link to an exercise's file (exercises/NN_topic/id.cpp) and each `id` of a lesson's exercise
   table into a reference to the exercise on its lesson's exercise page, which shows the file;
 - lesson pages ending with links to the previous and the next lesson;
-- mainpage.md listing the lessons in order in both languages, and the other pages.
+- mainpage.md listing the lessons in order and the other pages; with mainpage.ko.md, a Korean
+  main page (mainpage_ko) listing the Korean pages, each main page switching to the other.
 A link to a Korean page not written yet leads to the English one; a link to a file the site has
 no page for stops the build (name the page, or drop the link).
 Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html; and
@@ -199,7 +200,9 @@ class Site:
         """A lesson page's last line: the previous lesson, the contents, the next lesson."""
         at = [l.number for l in self.lessons].index(page.number)
         word = "강의" if page.lang == "ko" else "Lesson"
-        links = [f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)"]
+        contents = ("mainpage_ko" if page.lang == "ko" and (self.root / "docs" / "mainpage.ko.md")
+                    .exists() else "mainpage")
+        links = [f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref {contents})"]
         if at > 0:
             previous = self.lessons[at - 1]
             links.insert(0, f"[← {word} {previous.number}](@ref {previous.page_in(page.lang).name})")
@@ -244,39 +247,70 @@ class Site:
             lines = ["### 힌트" if re.match(r"^### Hint\s*$", line) else line for line in lines]
         return "\n".join(lines).lstrip("\n") + "\n"
 
-    def main_page(self):
-        """docs/mainpage.md, then every page in order (each once, as a subpage)."""
-        main = (self.root / "docs" / "mainpage.md").read_text(encoding="utf-8").rstrip("\n")
-        main = main.splitlines() + ["", "## Lessons", ""]
-        for lesson in self.lessons:
-            row = f"- @subpage {lesson.page['en'].name}"
-            if lesson.exercises["en"]:
-                row += f" · @subpage {lesson.exercises['en'].name} \"exercises\""
-            main.append(row)
-        korean = [l for l in self.lessons if l.page["ko"] or l.exercises["ko"]]
-        if korean:
-            main += ["", "## 강의 (한국어)", ""]
-        for lesson in korean:
-            row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
-                   f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
-            if lesson.exercises["ko"]:
-                row += f" · @subpage {lesson.exercises['ko'].name} \"연습 문제\""
-            main.append(row)
-        main += ["", "## More", ""]
+    def main_pages(self):
+        """docs/mainpage.md, then every page in order (each once, as a subpage); with
+        docs/mainpage.ko.md, a Korean main page too (mainpage_ko), which holds the Korean pages
+        and is itself a subpage of the English one. Returns {page name: text}."""
+        docs = self.root / "docs"
         names = {page.name for page in self.pages.values()}
-        more = [("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
-                ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
-                ("platforms", None), ("platforms_ko", None), ("performance", None),
-                ("performance_ko", None), ("maintainers", None), ("maintainers_ko", None),
-                ("runner_readme", "The runner: commands, exit codes, metadata")]
-        # Any other page of docs/ comes after these, so that no page is left out of the site.
-        more += [(page.name, None) for page in sorted(self.pages.values(), key=lambda p: p.name)
-                 if page.source.parent == self.root / "docs" and page.name not in dict(more)]
-        for name, text in more:
-            if name in names:
-                main.append(f"- @subpage {name}" + (f" \"{text}\"" if text else ""))
-        main.append("- The API reference of `common/`: [classes](annotated.html), [files](files.html)")
-        return "\n".join(main) + "\n"
+        korean_main = (docs / "mainpage.ko.md").exists()
+
+        def opening(file, switch):
+            lines = (docs / file).read_text(encoding="utf-8").rstrip("\n").splitlines()
+            return lines[:1] + ["", switch] + lines[1:] if korean_main else lines
+
+        def lesson_rows(lang):
+            rows = []
+            for lesson in self.lessons:
+                if lang == "en":
+                    row = f"- @subpage {lesson.page['en'].name}"
+                    if lesson.exercises["en"]:
+                        row += f" · @subpage {lesson.exercises['en'].name} \"exercises\""
+                elif lesson.page["ko"] or lesson.exercises["ko"]:
+                    row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
+                           f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
+                    if lesson.exercises["ko"]:
+                        row += f" · @subpage {lesson.exercises['ko'].name} \"연습 문제\""
+                else:
+                    continue
+                rows.append(row)
+            return rows
+
+        def listed(more):
+            # Any other page of docs/ in that language comes after these, so that none is left out.
+            langs = {lang for name, _ in more
+                     for lang in ("ko" if name.endswith("_ko") else "en",)}
+            more = more + [(page.name, None)
+                           for page in sorted(self.pages.values(), key=lambda p: p.name)
+                           if page.source.parent == docs and page.name not in dict(more)
+                           and page.lang in langs]
+            return [f"- @subpage {name}" + (f" \"{text}\"" if text else "")
+                    for name, text in more if name in names]
+
+        api = "[classes](annotated.html), [files](files.html)"
+        english = [("readme", "The course's README"), ("cheatsheet", None), ("platforms", None),
+                   ("performance", None), ("maintainers", None),
+                   ("runner_readme", "The runner: commands, exit codes, metadata")]
+        korean = [("readme_ko", "과정 README"), ("cheatsheet_ko", None), ("glossary_ko", None),
+                  ("platforms_ko", None), ("performance_ko", None), ("maintainers_ko", None)]
+        main = opening("mainpage.md", "English · [한국어](@ref mainpage_ko)")
+        main += ["", "## Lessons", ""] + lesson_rows("en")
+        if not korean_main:
+            rows = lesson_rows("ko")
+            main += (["", "## 강의 (한국어)", ""] + rows) if rows else []
+            main += ["", "## More", ""] + listed(english[:1] + korean[:1] + english[1:] + korean[1:])
+        else:
+            main += ["", "## More", ""] + listed(english)
+            main += ["- @subpage mainpage_ko \"한국어: 강의와 문서\""]
+        main.append(f"- The API reference of `common/`: {api}")
+        pages = {"mainpage": "\n".join(main) + "\n"}
+        if korean_main:
+            ko = opening("mainpage.ko.md", "[English](@ref mainpage) · 한국어")
+            ko += ["", "## 강의", ""] + lesson_rows("ko")
+            ko += ["", "## 더 보기", ""] + listed(korean)
+            ko.append(f"- `common/`의 API 문서(영어): {api}")
+            pages["mainpage_ko"] = "\n".join(ko) + "\n"
+        return pages
 
 
 def stage(root, out):
@@ -290,7 +324,8 @@ def stage(root, out):
         old.unlink()
     for page in site.pages.values():
         (out / f"{page.name}.md").write_text(site.staged(page, linked[page.name]), encoding="utf-8")
-    (out / "mainpage.md").write_text(site.main_page(), encoding="utf-8")
+    for name, text in site.main_pages().items():
+        (out / f"{name}.md").write_text(text, encoding="utf-8")
     return sorted(out.glob("*.md"))
 
 
