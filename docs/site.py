@@ -191,6 +191,10 @@ class Site:
         if lesson and page.kind == "exercises":
             links.append(f"[{'강의' if ko else 'Lesson'} {page.number}]"
                          f"(@ref {lesson.page_in(page.lang).name})")
+        elif lesson and lesson.exercises[page.lang]:
+            # A subpage: in the sidebar the exercise page sits under its lesson.
+            links.append(f"@subpage {lesson.exercises[page.lang].name} "
+                         f"\"{'연습 문제' if ko else 'Exercises'}\"")
         elif lesson and lesson.exercises_in(page.lang):
             links.append(f"[{'연습 문제' if ko else 'Exercises'}]"
                          f"(@ref {lesson.exercises_in(page.lang).name})")
@@ -262,15 +266,18 @@ class Site:
         def lesson_rows(lang):
             rows = []
             for lesson in self.lessons:
+                # An exercise page is its lesson page's subpage (header()) where both exist.
+                ex = lesson.exercises[lang]
+                link = "@ref" if lesson.page[lang] else "@subpage"
                 if lang == "en":
                     row = f"- @subpage {lesson.page['en'].name}"
-                    if lesson.exercises["en"]:
-                        row += f" · @subpage {lesson.exercises['en'].name} \"exercises\""
-                elif lesson.page["ko"] or lesson.exercises["ko"]:
+                    if ex:
+                        row += f" · {link} {ex.name} \"exercises\""
+                elif lesson.page["ko"] or ex:
                     row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
                            f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
-                    if lesson.exercises["ko"]:
-                        row += f" · @subpage {lesson.exercises['ko'].name} \"연습 문제\""
+                    if ex:
+                        row += f" · {link} {ex.name} \"연습 문제\""
                 else:
                     continue
                 rows.append(row)
