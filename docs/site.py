@@ -263,6 +263,11 @@ class Site:
             lines = (docs / file).read_text(encoding="utf-8").rstrip("\n").splitlines()
             return lines[:1] + ["", switch] + lines[1:] if korean_main else lines
 
+        def heading(text):
+            # HTML, not Markdown: a Markdown heading would be a section, listed in the sidebar
+            # among the pages.
+            return f"<h2>{text}</h2>"
+
         def lesson_rows(lang):
             rows = []
             for lesson in self.lessons:
@@ -301,20 +306,20 @@ class Site:
         korean = [("readme_ko", "과정 README"), ("cheatsheet_ko", None), ("glossary_ko", None),
                   ("platforms_ko", None), ("performance_ko", None), ("maintainers_ko", None)]
         main = opening("mainpage.md", "English · [한국어](@ref mainpage_ko)")
-        main += ["", "## Lessons", ""] + lesson_rows("en")
+        main += ["", heading("Lessons"), ""] + lesson_rows("en")
         if not korean_main:
             rows = lesson_rows("ko")
-            main += (["", "## 강의 (한국어)", ""] + rows) if rows else []
-            main += ["", "## More", ""] + listed(english[:1] + korean[:1] + english[1:] + korean[1:])
+            main += (["", heading("강의 (한국어)"), ""] + rows) if rows else []
+            main += ["", heading("More"), ""] + listed(english[:1] + korean[:1] + english[1:] + korean[1:])
         else:
-            main += ["", "## More", ""] + listed(english)
+            main += ["", heading("More"), ""] + listed(english)
             main += ["- @subpage mainpage_ko \"한국어: 강의와 문서\""]
         main.append(f"- The API reference of `common/`: {api}")
         pages = {"mainpage": "\n".join(main) + "\n"}
         if korean_main:
             ko = opening("mainpage.ko.md", "[English](@ref mainpage) · 한국어")
-            ko += ["", "## 강의", ""] + lesson_rows("ko")
-            ko += ["", "## 더 보기", ""] + listed(korean)
+            ko += ["", heading("강의"), ""] + lesson_rows("ko")
+            ko += ["", heading("더 보기"), ""] + listed(korean)
             ko.append(f"- `common/`의 API 문서(영어): {api}")
             pages["mainpage_ko"] = "\n".join(ko) + "\n"
         return pages

@@ -11,6 +11,7 @@ Exit status: 0 every page renders, 1 some page does not (each problem on one lin
 """
 import re
 import sys
+import time
 from pathlib import Path
 
 from selenium import webdriver
@@ -72,8 +73,13 @@ def main():
                 problems.append(f"no page in language {lang} to take a screenshot of")
                 continue
             driver.get((site / "html" / f"{name}.html").as_uri())
-            height = driver.execute_script("return document.documentElement.scrollHeight")
+            # With the sidebar, the page scrolls inside #doc-content: the window grows to show it all.
+            height = driver.execute_script(
+                "const c = document.getElementById('doc-content');"
+                "return Math.max(document.documentElement.scrollHeight,"
+                "                c ? c.scrollHeight + c.getBoundingClientRect().top + 40 : 0);")
             driver.set_window_size(1280, min(max(height, 900), 8000))
+            time.sleep(0.5)  # Doxygen's script lays the page out again after a resize
             shot = shots / f"{lang}_{name}.png"
             driver.save_screenshot(str(shot))
             driver.set_window_size(1280, 900)
