@@ -12,6 +12,7 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
   each link to an exercise's file (exercises/NN_topic/id.cpp) and each `id` of a lesson's exercise
   table into a reference to the exercise on its lesson's exercise page, which shows the file;
 - lesson pages ending with links to the previous and the next lesson;
+- emphasis that touches a letter (`**텐서 자신**을`) written as HTML, which Doxygen renders;
 - mainpage.md listing the lessons in order and the other pages; with mainpage.ko.md, a Korean
   main page (mainpage_ko) listing the Korean pages, each main page switching to the other.
 A link to a Korean page not written yet leads to the English one; a link to a file the site has
@@ -31,6 +32,34 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 SWITCH = re.compile(r"^(\[English\]\([^)]*\) · 한국어|English · \[한국어\]\([^)]*\))\s*$")
 EXERCISE = re.compile(r"^## ([a-z0-9_]+):")
 IMAGES = (".png", ".svg", ".jpg", ".jpeg", ".gif")
+CODE_SPAN = re.compile(r"(`+).+?\1")
+EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?!\*)")
+
+
+def emphasis(line):
+    """The line with each emphasis that Doxygen, unlike GitHub, leaves as literal asterisks written
+    as HTML: one that touches a letter (**텐서 자신**을, *N*배: Korean particles follow their word
+    without a space), one that starts or ends with a code span, one of a single letter (*i*)."""
+    spans = []
+
+    def keep(match):
+        spans.append(match.group(0))
+        return f"\0{len(spans) - 1}\0"
+
+    masked = CODE_SPAN.sub(keep, line)
+
+    def html(match):
+        before = masked[match.start() - 1:match.start()]
+        after = masked[match.end():match.end() + 1]
+        inner = match.group(2)
+        if not (re.match(r"\w", before) or re.match(r"\w", after) or inner[0] == "\0"
+                or inner[-1] == "\0" or len(inner) == 1):
+            return match.group(0)
+        tag = "strong" if match.group(1) == "**" else "em"
+        return f"<{tag}>{match.group(2)}</{tag}>"
+
+    masked = EMPHASIS.sub(html, masked)
+    return re.sub(r"\0(\d+)\0", lambda m: spans[int(m.group(1))], masked)
 
 
 def slug(text):
@@ -169,6 +198,7 @@ class Site:
             if match and (fence is None or match.group(1)[0] == fence):
                 fence = None if fence else match.group(1)[0]
             elif fence is None:
+                line = emphasis(line)
                 line = LINK.sub(lambda m: (f"{m.group(1)}[{m.group(2)}]({ref})"
                                            if (ref := self.reference(page, m.group(3)))
                                            else m.group(0)), line)
