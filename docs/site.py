@@ -39,7 +39,8 @@ EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?!\*)")
 def emphasis(line):
     """The line with each emphasis that Doxygen, unlike GitHub, leaves as literal asterisks written
     as HTML: one that touches a letter (**텐서 자신**을, *N*배: Korean particles follow their word
-    without a space), one that starts or ends with a code span, one of a single letter (*i*)."""
+    without a space) or follows a quote, one that starts or ends with a code span, one of a single
+    letter (*i*)."""
     spans = []
 
     def keep(match):
@@ -52,7 +53,7 @@ def emphasis(line):
         before = masked[match.start() - 1:match.start()]
         after = masked[match.end():match.end() + 1]
         inner = match.group(2)
-        if not (re.match(r"\w", before) or re.match(r"\w", after) or inner[0] == "\0"
+        if not (re.match(r"\S", before) or re.match(r"\w", after) or inner[0] == "\0"
                 or inner[-1] == "\0" or len(inner) == 1):
             return match.group(0)
         tag = "strong" if match.group(1) == "**" else "em"
