@@ -10,9 +10,9 @@ the same headings (by level), the same fenced code blocks (by info string), the 
 `<!-- demo-output -->` / `<!-- gpu-output -->` markers; every ```text block (shown output) must be
 identical, and every other code block must hold the same code: its comments (`#` in sh, cmake and
 python; `//` and `/* */` in cpp) may be translated, reworded or wrapped differently, but once they
-and blank lines are set aside the lines must be identical. In the cheat sheet every table row must also hold the same code spans (the compiled
-C++ column). For each exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with
-as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
+and blank lines are set aside the lines must be identical. In the cheat sheet every table row
+must also hold the same code spans (the compiled C++ column). For each
+exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
 Exit status: 0 in step, 1 not (each problem on one line: file, section, what was expected).
 """
 import re

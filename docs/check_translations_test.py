@@ -93,7 +93,8 @@ def main():
                     "lessons/01_test/README.md:", repr(old), repr(new)]
         missing = [e for e in expected if e not in out]
         if rc != 1 or missing:
-            failures.append(f"code changed in {block}: expected exit 1 and {missing}, got {rc}:\n{out}")
+            failures.append(f"code changed in {block}: expected exit 1 and {missing}, "
+                            f"got {rc}:\n{out}")
     if failures:
         print("check_translations_test:", *failures, sep="\n  ")
         return 1

@@ -341,7 +341,8 @@ class Site:
         if not korean_main:
             rows = lesson_rows("ko")
             main += (["", heading("강의 (한국어)"), ""] + rows) if rows else []
-            main += ["", heading("More"), ""] + listed(english[:1] + korean[:1] + english[1:] + korean[1:])
+            both = english[:1] + korean[:1] + english[1:] + korean[1:]
+            main += ["", heading("More"), ""] + listed(both)
         else:
             main += ["", heading("More"), ""] + listed(english)
             main += ["- @subpage mainpage_ko \"한국어: 강의와 문서\""]

@@ -70,7 +70,8 @@ def main():
                 "const copy = c.cloneNode(true);"
                 "copy.querySelectorAll('pre, code, div.fragment, .line').forEach(e => e.remove());"
                 "return copy.innerText;")
-            for stars in re.findall(r"\*\*[^*\s][^*\n]*?\*\*|\*[^\W\d_][^\W_]*(?: [^\W_]+)*\*", prose):
+            pattern = r"\*\*[^*\s][^*\n]*?\*\*|\*[^\W\d_][^\W_]*(?: [^\W_]+)*\*"
+            for stars in re.findall(pattern, prose):
                 problems.append(f"{html.name}: emphasis shown as asterisks: {stars!r}")
             for entry in driver.get_log("browser"):
                 if entry.get("level") == "SEVERE":
@@ -83,7 +84,7 @@ def main():
                 problems.append(f"no page in language {lang} to take a screenshot of")
                 continue
             driver.get((site / "html" / f"{name}.html").as_uri())
-            # With the sidebar, the page scrolls inside #doc-content: the window grows to show it all.
+            # With the sidebar the page scrolls inside #doc-content: the window grows to show all.
             height = driver.execute_script(
                 "const c = document.getElementById('doc-content');"
                 "return Math.max(document.documentElement.scrollHeight,"
@@ -99,7 +100,8 @@ def main():
     if problems:
         print("check_site: the site does not render as it should:", *problems, sep="\n  ")
         return 1
-    print(f"check_site: {len(pages)} pages render (titles, code blocks, images, emphasis, no console errors)")
+    print(f"check_site: {len(pages)} pages render (titles, code blocks, images, emphasis, "
+          "no console errors)")
     return 0
 
 
