@@ -336,7 +336,8 @@ class Site:
                    ("runner_readme", "The runner: commands, exit codes, metadata")]
         korean = [("readme_ko", "과정 README"), ("cheatsheet_ko", None), ("glossary_ko", None),
                   ("platforms_ko", None), ("performance_ko", None), ("maintainers_ko", None)]
-        main = opening("mainpage.md", "English · [한국어](@ref mainpage_ko)")
+        # The Korean main page is the first subpage: at the top of the sidebar for a Korean reader.
+        main = opening("mainpage.md", "English · @subpage mainpage_ko \"한국어\"")
         main += ["", heading("Lessons"), ""] + lesson_rows("en")
         if not korean_main:
             rows = lesson_rows("ko")
@@ -345,7 +346,6 @@ class Site:
             main += ["", heading("More"), ""] + listed(both)
         else:
             main += ["", heading("More"), ""] + listed(english)
-            main += ["- @subpage mainpage_ko \"한국어: 강의와 문서\""]
         main.append(f"- The API reference of `common/`: {api}")
         pages = {"mainpage": "\n".join(main) + "\n"}
         if korean_main:
