@@ -9,6 +9,7 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   cmake_policy(SET CMP0057 NEW)  # if(IN_LIST); in a configure the project's minimum sets it
 endif()
 set(TORCHLINGS_LAYOUT_H "${CMAKE_CURRENT_LIST_DIR}/../runner/core/layout.h")
+include("${CMAKE_CURRENT_LIST_DIR}/TorchlingsMistakes.cmake")
 file(STRINGS "${TORCHLINGS_LAYOUT_H}" layout_lines REGEX "^inline constexpr [a-z_:]+ k[A-Za-z]+ = ")
 foreach(line IN LISTS layout_lines)
   string(REGEX REPLACE "^inline constexpr [a-z_:]+ (k[A-Za-z]+) = \"?([^\";]*)\"?;.*" "\\1;\\2"
@@ -32,62 +33,51 @@ function(torchlings_layout_path out kind root folder id)
   set(${out} "${root}/${path}" PARENT_SCOPE)
 endfunction()
 
-# torchlings_mistake_files(<out> <root> <folder> <id>): the catalogued mistakes of one exercise
-# (kMistakeFile with every slug), sorted.
-function(torchlings_mistake_files out root folder id)
-  torchlings_layout_path(pattern kMistakeFile "${root}" "${folder}" "${id}" "*")
-  file(GLOB files "${pattern}")
-  list(SORT files)
-  set(${out} "${files}" PARENT_SCOPE)
+# torchlings_mistake_catalogue(<out> <root> <folder> <id>): the exercise's catalogue of mistakes
+# (layout.h's kMistakeFile, read by TorchlingsMistakes.cmake); it may not exist.
+function(torchlings_mistake_catalogue out root folder id)
+  torchlings_layout_path(path kMistakeFile "${root}" "${folder}" "${id}")
+  set(${out} "${path}" PARENT_SCOPE)
 endfunction()
 
-# torchlings_check_mistakes(<root> <folder> <ids>): every folder of the lesson's catalogue of
-# mistakes names a declared exercise, and every mistake is named [a-z0-9_]+.cpp and starts with
-# the header line kMistakeTitle + a title.
+# torchlings_check_mistakes(<root> <folder> <ids>): the lesson's folder of catalogues holds one
+# file per declared exercise, named as kMistakeFile says, and nothing else. What each catalogue
+# says is checked where it is applied (torchlings_apply_mistakes).
 function(torchlings_check_mistakes root folder ids)
   torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
   file(RELATIVE_PATH info_name "${root}" "${info}")
-  # The catalogue's folder is the part of the pattern before {id}: solutions/<folder>/mistakes/.
-  torchlings_layout_path(pattern kMistakeFile "${root}" "${folder}" "{id}" "{slug}")
+  # The folder and the name around {id}: solutions/<folder>/mistakes/ and .md.
+  torchlings_layout_path(pattern kMistakeFile "${root}" "${folder}" "{id}")
   string(FIND "${pattern}" "{id}" at)
   string(SUBSTRING "${pattern}" 0 ${at} catalogue)
+  math(EXPR after "${at} + 4")
+  string(SUBSTRING "${pattern}" ${after} -1 suffix)
   if(NOT IS_DIRECTORY "${catalogue}")
     return()
   endif()
   file(GLOB entries LIST_DIRECTORIES true RELATIVE "${catalogue}" "${catalogue}*")
   foreach(name IN LISTS entries)
-    if(NOT name IN_LIST ids)
-      file(RELATIVE_PATH shown "${root}" "${catalogue}${name}")
+    file(RELATIVE_PATH shown "${root}" "${catalogue}${name}")
+    string(LENGTH "${name}" length)
+    string(LENGTH "${suffix}" suffix_length)
+    set(id "")
+    if(length GREATER suffix_length AND NOT IS_DIRECTORY "${catalogue}${name}")
+      math(EXPR stem "${length} - ${suffix_length}")
+      string(SUBSTRING "${name}" ${stem} -1 tail)
+      if(tail STREQUAL suffix)
+        string(SUBSTRING "${name}" 0 ${stem} id)
+      endif()
+    endif()
+    if(id STREQUAL "")
+      message(FATAL_ERROR "${shown} is not a catalogue of mistakes: the folder holds one file "
+                          "per exercise, ${TORCHLINGS_LAYOUT_kMistakeFile}, and nothing else")
+    endif()
+    if(NOT id IN_LIST ids)
       list(JOIN ids ", " declared)
       message(FATAL_ERROR "${shown} is in the catalogue of mistakes but names no exercise: "
                           "${info_name} declares ${declared}. A mistake goes in "
                           "${TORCHLINGS_LAYOUT_kMistakeFile}.")
     endif()
-  endforeach()
-  string(LENGTH "${TORCHLINGS_LAYOUT_kMistakeTitle}" title_length)
-  foreach(id IN LISTS ids)
-    torchlings_layout_path(mistake_folder kMistakeFile "${root}" "${folder}" "${id}" "")
-    get_filename_component(mistake_folder "${mistake_folder}" DIRECTORY)
-    file(GLOB files LIST_DIRECTORIES true "${mistake_folder}/*")
-    foreach(file IN LISTS files)
-      file(RELATIVE_PATH shown "${root}" "${file}")
-      get_filename_component(name "${file}" NAME)
-      if(IS_DIRECTORY "${file}" OR NOT name MATCHES "^[a-z0-9_]+\\.cpp$")
-        message(FATAL_ERROR "${shown}: a catalogued mistake is a file named <slug>.cpp, the slug "
-                            "in [a-z0-9_]+")
-      endif()
-      file(READ "${file}" head LIMIT 400)
-      string(REGEX REPLACE "\n.*" "" first "${head}")
-      string(SUBSTRING "${first}" 0 ${title_length} prefix)
-      string(SUBSTRING "${first}" ${title_length} -1 title)
-      string(STRIP "${title}" title)
-      if(NOT prefix STREQUAL "${TORCHLINGS_LAYOUT_kMistakeTitle}" OR title STREQUAL "")
-        message(FATAL_ERROR "${shown} has no mistake header: its first line must be "
-                            "\"${TORCHLINGS_LAYOUT_kMistakeTitle}<one-line title>\", then "
-                            "`//` lines saying why it is wrong and how the tests see it "
-                            "(runner/README.md)")
-      endif()
-    endforeach()
   endforeach()
 endfunction()
 
@@ -217,9 +207,13 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
       list(LENGTH TORCHLINGS_IDS n)
       math(EXPR count "${count} + ${n}")
       foreach(id IN LISTS TORCHLINGS_IDS)
-        torchlings_mistake_files(files "${ROOT}" "${folder}" ${id})
-        list(LENGTH files n)
-        math(EXPR mistakes "${mistakes} + ${n}")
+        torchlings_mistake_catalogue(catalogue "${ROOT}" "${folder}" ${id})
+        if(EXISTS "${catalogue}" AND IS_DIRECTORY "${ROOT}/solutions")
+          torchlings_layout_path(solution kSolutionFile "${ROOT}" "${folder}" ${id})
+          torchlings_apply_mistakes("${catalogue}" "${solution}" ROOT "${ROOT}" SLUGS slugs)
+          list(LENGTH slugs n)
+          math(EXPR mistakes "${mistakes} + ${n}")
+        endif()
       endforeach()
     endif()
   endforeach()

@@ -11,7 +11,8 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 #                         [CUDA] [LIBRARIES lib...] [NO_PCH])
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
-# Each of MISTAKES (the catalogue: layout.h's kMistakeFile) is linked with the tests too, into
+# Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue,
+# layout.h's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
 # mistakes are compiled by nvcc as CUDA, and the test side sees TL_EXERCISE_CUDA=1; otherwise they
@@ -229,13 +230,19 @@ function(torchlings_add_lesson_exercises)
     endif()
     set(mistake_args "")
     if(solution_args)
-      torchlings_mistake_files(mistakes "${ARG_ROOT}" "${folder}" ${id})
-      if(mistakes)
+      # The catalogue: each mistake's source is generated from the solution and the .md into the
+      # build folder (cmake/TorchlingsMistakes.cmake); editing either re-runs configure, and so
+      # does a catalogue added later (the glob).
+      torchlings_mistake_catalogue(catalogue "${ARG_ROOT}" "${folder}" ${id})
+      file(GLOB present CONFIGURE_DEPENDS "${catalogue}")
+      if(present)
+        set(generated "${CMAKE_BINARY_DIR}/mistakes/${folder}/${id}")
+        torchlings_apply_mistakes("${catalogue}" "${solution}" ROOT "${ARG_ROOT}"
+                                  OUTPUT_DIR "${generated}" SOURCES mistakes)
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${catalogue}"
+                                                                       "${solution}")
         set(mistake_args MISTAKES ${mistakes})
       endif()
-      # A new mistake (or one removed) re-runs configure.
-      torchlings_layout_path(catalogue kMistakeFile "${ARG_ROOT}" "${folder}" ${id} "*")
-      file(GLOB mistakes CONFIGURE_DEPENDS "${catalogue}")
     endif()
     torchlings_add_exercise(${id} LESSON ${number} LEARNER "${learner}" ${solution_args}
                             ${mistake_args} TEST "${test}" TIMEOUT ${TORCHLINGS_TIMEOUT_${id}}

@@ -79,6 +79,7 @@ struct Options {
     CheckOptions verify;
     std::string mistake_id;
     std::string mistake_slug;
+    bool mistake_record = false;
     DevOptions dev;
 };
 
@@ -187,14 +188,19 @@ std::vector<Verb> verbs(Options& o) {
          },
          [&o](Context& c) { return code(verify_stub_command(c, o.verify)); }},
         {"verify-mistake",
-         "CI: the tests must catch one catalogued mistake: verify-mistake ID SLUG", true,
+         "CI: the tests must catch one catalogued mistake, as its signature says: "
+         "verify-mistake [--record] ID SLUG",
+         true,
          [&o](CLI::App& v) {
              v.add_option("id", o.mistake_id, "Exercise id")->required();
-             v.add_option("slug", o.mistake_slug, "The mistake's file name, without .cpp")
+             v.add_option("slug", o.mistake_slug, "The mistake's slug (its `## <slug>:` heading)")
                  ->required();
+             v.add_flag("--record", o.mistake_record,
+                        "Write the observed signature into its `caught by:` line");
          },
          [&o](Context& c) {
-             return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug));
+             return code(
+                 verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record));
          }},
         {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", true,
          [&o](CLI::App& v) {

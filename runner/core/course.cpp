@@ -51,14 +51,12 @@ std::string_view trimmed(std::string_view text) {
     return text;
 }
 
-/// A layout.h pattern with its {lesson}, {id} and {slug} filled in.
-fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id,
-                     const std::string& slug = {}) {
+/// A layout.h pattern with its {lesson} and {id} filled in.
+fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
     std::string path(pattern);
     for (const auto& [key, value] :
          {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
-          std::pair<std::string_view, const std::string&>{"{id}", id},
-          std::pair<std::string_view, const std::string&>{"{slug}", slug}}) {
+          std::pair<std::string_view, const std::string&>{"{id}", id}}) {
         for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key)) {
             path.replace(at, key.size(), value);
         }
@@ -433,8 +431,12 @@ fs::path Course::test_file(const Exercise& exercise) const {
     return root_ / layout_path(layout::kTestFile, lesson_of(exercise).dir, exercise.id);
 }
 
-fs::path Course::mistake_file(const Exercise& exercise, const std::string& slug) const {
-    return root_ / layout_path(layout::kMistakeFile, lesson_of(exercise).dir, exercise.id, slug);
+fs::path Course::mistake_catalogue(const Exercise& exercise) const {
+    return root_ / layout_path(layout::kMistakeFile, lesson_of(exercise).dir, exercise.id);
+}
+
+fs::path Course::mistake_notes(const Exercise& exercise) const {
+    return root_ / layout_path(layout::kMistakeNotes, lesson_of(exercise).dir, exercise.id);
 }
 
 std::string Course::describe_ids() const {

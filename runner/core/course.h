@@ -98,9 +98,11 @@ class Course {
     /// `tests/exercises/<dir>/<id>_test.cpp`.
     [[nodiscard]] std::filesystem::path test_file(const Exercise& exercise) const;
 
-    /// `solutions/<dir>/mistakes/<id>/<slug>.cpp`: one mistake of the catalogue.
-    [[nodiscard]] std::filesystem::path mistake_file(const Exercise& exercise,
-                                                     const std::string& slug) const;
+    /// `solutions/<dir>/mistakes/<id>.md`: the exercise's catalogue of mistakes.
+    [[nodiscard]] std::filesystem::path mistake_catalogue(const Exercise& exercise) const;
+
+    /// `exercises/<dir>/mistakes/<id>.md`: in a learner copy, the catalogue without its diffs.
+    [[nodiscard]] std::filesystem::path mistake_notes(const Exercise& exercise) const;
 
     /// Every exercise id, grouped by lesson, as text for an error message.
     [[nodiscard]] std::string describe_ids() const;

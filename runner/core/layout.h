@@ -21,12 +21,15 @@ inline constexpr std::string_view kLearnerFile = "exercises/{lesson}/{id}.cpp";
 inline constexpr std::string_view kSolutionFile = "solutions/{lesson}/{id}.cpp";
 inline constexpr std::string_view kTestFile = "tests/exercises/{lesson}/{id}_test.cpp";
 
-// The catalogue of mistakes: each file is the solution with one plausible mistake; {slug} names
-// it ([a-z0-9_]+). Its first line is kMistakeTitle followed by a one-line title, then `//` lines
-// that explain it; a header line equal to kMistakeGpuOnly marks a mistake that only a [gpu] case
-// can catch.
-inline constexpr std::string_view kMistakeFile = "solutions/{lesson}/mistakes/{id}/{slug}.cpp";
-inline constexpr std::string_view kMistakeTitle = "// Mistake: ";
-inline constexpr std::string_view kMistakeGpuOnly = "// Caught with a GPU only.";
+// The catalogue of mistakes, one Markdown file per exercise. Each mistake is a section headed
+// `## <slug>: <title>` (slug [a-z0-9_]+): a paragraph on why learners make it, an optional line
+// kMistakeGpuOnly + reason (only a [gpu] case can catch it), kMistakeCaughtBy lines (the cases
+// that fail, and how), and a ```diff block against the solution that configure applies
+// (cmake/TorchlingsMistakes.cmake; runner/README.md, "The catalogue of mistakes").
+inline constexpr std::string_view kMistakeFile = "solutions/{lesson}/mistakes/{id}.md";
+// A learner copy (`export --learner`) has no solutions/: the catalogue goes there without its diffs.
+inline constexpr std::string_view kMistakeNotes = "exercises/{lesson}/mistakes/{id}.md";
+inline constexpr std::string_view kMistakeGpuOnly = "GPU only: ";
+inline constexpr std::string_view kMistakeCaughtBy = "caught by: ";
 
 }  // namespace torchlings::runner::layout

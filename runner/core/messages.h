@@ -33,6 +33,8 @@ enum class Msg {
     kFirstFailure,  ///< {0} the words kFirstFailureWords (styled), {1} test case
     kFirstFailureWords,
     kFailedWithoutAssertion,
+    kKnownMistake,  ///< {0} the mistake's title (from the catalogue, in English)
+    kKnownMistakes,
     kProgramOutput,  ///< {0} lines
     kNoTestCasesRan,
     kCaseNotTrusted,

@@ -8,6 +8,7 @@
 #include "core/compiler_log.h"
 #include "core/exercise_run.h"
 #include "core/hashing.h"
+#include "core/mistake_catalogue.h"
 #include "core/text.h"
 #include "learner/check.h"
 #include "learner/verbs.h"
@@ -85,6 +86,40 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
                 : text.key_is_todo ? style.warn(line)
                                    : style.bad(line))
             << "\n";
+    }
+}
+
+/// When the failed cases, and how they failed, are those of a catalogued mistake of the exercise:
+/// its title and why, in one short block. A catalogue that does not read is not the learner's
+/// problem: then nothing is said.
+void report_known_mistake(Context& context, const Exercise& exercise, const TestProgramRun& run) {
+    if (run.verdict != Verdict::kFailed && run.verdict != Verdict::kCrashed &&
+        run.verdict != Verdict::kTimedOut) {
+        return;
+    }
+    std::vector<Mistake> mistakes;
+    try {
+        mistakes = find_mistakes(context.course(), exercise);
+    } catch (const EnvironmentError&) {
+        return;
+    }
+    const std::vector<const Mistake*> known = matching_mistakes(mistakes, run);
+    if (known.empty()) {
+        return;
+    }
+    std::ostream& out = context.out();
+    const Style& style = context.style();
+    if (known.size() == 1) {
+        out << "\n" << style.warn(context.message(Msg::kKnownMistake, {known[0]->title})) << "\n";
+        for (const std::string& paragraph : known[0]->why) {
+            out << "  " << paragraph << "\n";
+        }
+        return;
+    }
+    // The same cases fail the same way for several mistakes: their titles, to choose from.
+    out << "\n" << style.warn(context.message(Msg::kKnownMistakes)) << "\n";
+    for (const Mistake* mistake : known) {
+        out << "  - " << mistake->title << "\n";
     }
 }
 
@@ -173,6 +208,7 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
         report_failure(context, exercise, *failed);
     }
     report_stopped_run(context, run);
+    report_known_mistake(context, exercise, run);
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {
         out << "\n"

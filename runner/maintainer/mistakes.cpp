@@ -16,12 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_slug(std::string_view slug) {
-    return !slug.empty() && std::all_of(slug.begin(), slug.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
-}
-
 bool has_tag(const TestCaseResult& result, std::string_view tag) {
     return std::find(result.tags.begin(), result.tags.end(), tag) != result.tags.end();
 }
@@ -35,60 +29,6 @@ std::string quoted_list(const std::vector<std::string>& names) {
 }
 
 }  // namespace
-
-Mistake parse_mistake(std::string_view text, std::string exercise_id, std::string slug,
-                      std::string_view source) {
-    Mistake mistake;
-    mistake.exercise_id = std::move(exercise_id);
-    mistake.slug = std::move(slug);
-    const std::vector<std::string> lines = split_lines(text);
-    const std::string_view title_prefix = layout::kMistakeTitle;
-    if (lines.empty() || !lines.front().starts_with(title_prefix) ||
-        trim(lines.front().substr(title_prefix.size())).empty()) {
-        throw EnvironmentError(
-            std::string(source) + ":1: expected \"" + std::string(title_prefix) +
-            "<one-line title>\" as the first line of a catalogued mistake, got \"" +
-            (lines.empty() ? std::string() : lines.front()) + "\"");
-    }
-    mistake.title = trim(lines.front().substr(title_prefix.size()));
-    for (std::size_t i = 1; i < lines.size() && lines[i].starts_with("//"); ++i) {
-        const std::string line = trim(lines[i]);
-        if (line == layout::kMistakeGpuOnly) {
-            mistake.gpu_only = true;
-        } else {
-            mistake.why.push_back(trim(line.substr(2)));
-        }
-    }
-    return mistake;
-}
-
-std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
-    // The folder is the pattern's parent: solutions/<dir>/mistakes/<id>/.
-    const fs::path folder = course.mistake_file(exercise, "x").parent_path();
-    std::vector<Mistake> mistakes;
-    std::error_code error;
-    if (!fs::is_directory(folder, error)) {
-        return mistakes;
-    }
-    std::vector<fs::path> files;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".cpp") {
-            files.push_back(entry.path());
-        }
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
-        const std::string slug = file.stem().string();
-        const std::string shown = fs::relative(file, course.root(), error).generic_string();
-        if (!is_slug(slug)) {
-            throw EnvironmentError(shown + ": a mistake's file name is its slug, [a-z0-9_]+.cpp");
-        }
-        Mistake mistake = parse_mistake(read_file(file), exercise.id, slug, shown);
-        mistake.file = file;
-        mistakes.push_back(std::move(mistake));
-    }
-    return mistakes;
-}
 
 std::string mistake_program(const Mistake& mistake) {
     return "ex_" + mistake.exercise_id + "_mistake_" + mistake.slug;
@@ -127,12 +67,12 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     }
     verdict.caught_by = caught_on_cpu;
     verdict.caught_by.insert(verdict.caught_by.end(), caught_on_gpu.begin(), caught_on_gpu.end());
-    const std::string gpu_line(layout::kMistakeGpuOnly);
+    const std::string gpu_line = trim(layout::kMistakeGpuOnly);
     if (mistake.gpu_only) {
         if (!caught_on_cpu.empty()) {
             verdict.problems.push_back("caught without a GPU too, by " +
-                                       quoted_list(caught_on_cpu) + ": remove the line \"" +
-                                       gpu_line + "\" from its header");
+                                       quoted_list(caught_on_cpu) + ": remove its line \"" +
+                                       gpu_line + " ...\"");
         } else if (!caught_on_gpu.empty()) {
             verdict.outcome = MistakeOutcome::kCaught;
         } else if (gpu_case_skipped && !gpu_case_ran) {
@@ -141,7 +81,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
             verdict.problems.push_back("its tests pass, [gpu] cases included: no test catches it");
         } else {
             verdict.problems.push_back("marked \"" + gpu_line +
-                                       "\", but the exercise has no [gpu] case");
+                                       " ...\", but the exercise has no [gpu] case");
         }
         return verdict;
     }
@@ -149,7 +89,8 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
         verdict.outcome = MistakeOutcome::kCaught;
     } else if (!caught_on_gpu.empty()) {
         verdict.problems.push_back("caught only by [gpu] cases (" + quoted_list(caught_on_gpu) +
-                                   "): catch it on the CPU too, or mark it \"" + gpu_line + "\"");
+                                   "): catch it on the CPU too, or give it a line \"" + gpu_line +
+                                   " <reason>\"");
     } else if (run.verdict == Verdict::kAllSkipped) {
         verdict.problems.push_back("every case was skipped here, so nothing caught it");
     } else {
@@ -161,7 +102,22 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     return verdict;
 }
 
-ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug) {
+namespace {
+
+/// Replaces the signature line of `mistake` in its catalogue by `line`, after saving the catalogue
+/// as it was to <build>/logs/mistakes/<id>.before-<slug>.md. Only that line changes.
+void record_signature(Context& context, const Mistake& mistake, const std::string& line) {
+    const std::string text = read_file(mistake.file);
+    const fs::path backup = context.build_dir() / "logs" / "mistakes" /
+                            (mistake.exercise_id + ".before-" + mistake.slug + ".md");
+    write_file(backup, text);
+    write_file(mistake.file, with_signature_line(text, mistake, line));
+}
+
+}  // namespace
+
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
+                                bool record) {
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     const std::vector<Mistake> mistakes = find_mistakes(course, exercise);
@@ -169,7 +125,8 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
                                     [&](const Mistake& m) { return m.slug == slug; });
     if (found == mistakes.end()) {
         throw UsageError("There is no mistake \"" + slug + "\" of " + id + ": expected " +
-                         context.show(course.mistake_file(exercise, slug)));
+                         "a section \"## " + slug + ": <title>\" in " +
+                         context.show(course.mistake_catalogue(exercise)));
     }
     const TestProgramRun run = run_test_program(context, exercise, mistake_program(*found));
     const MistakeVerdict verdict = judge_mistake(*found, run);
@@ -177,10 +134,33 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
     std::ostream& out = context.out();
     const std::string name = "verify-mistake " + id + "/" + slug;
     switch (verdict.outcome) {
-        case MistakeOutcome::kCaught:
-            out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
-                << "\n";
-            return ExitCode::kOk;
+        case MistakeOutcome::kCaught: {
+            // Caught: now the way it is caught must be the one the catalogue records.
+            const Signature observed = observed_signature(*found, run_signature(run));
+            const std::string line = format_signature(observed);
+            if (observed == found->caught_by) {
+                out << style.good(name + ": ok") << ", caught by "
+                    << quoted_list(verdict.caught_by) << "\n";
+                return ExitCode::kOk;
+            }
+            const std::string where =
+                context.show(found->file) + ":" +
+                std::to_string(found->caught_by_line > 0 ? found->caught_by_line : found->line);
+            if (record) {
+                record_signature(context, *found, line);
+                out << style.good(name + ": recorded") << " in " << where << ": " << line << "\n";
+                return ExitCode::kOk;
+            }
+            out << style.bad(name + ": FAILED") << " (" << found->title << ")\n"
+                << "  - the tests catch it, but not as " << where << " records ("
+                << (found->caught_by.empty() ? std::string("no signature yet")
+                                             : format_signature(found->caught_by))
+                << ")\n"
+                << "  Its signature line (" << where << "; or run verify-mistake --record " << id
+                << " " << slug << "):\n"
+                << line << "\n";
+            return ExitCode::kTestsFailed;
+        }
         case MistakeOutcome::kSkipped:
             // CTest reads this line as "skipped", as it does for a skipped [gpu] case.
             out << "TL_SKIP: " << name << ": only a [gpu] case catches it, and there is no GPU "
@@ -203,6 +183,7 @@ ExitCode mistakes_command(Context& context) {
     int total = 0;
     int gpu_only = 0;
     int covered = 0;
+    int signed_ = 0;
     std::vector<std::string> without;
     for (const Lesson& lesson : course.lessons()) {
         const std::vector<const Exercise*> exercises = course.exercises_of(lesson);
@@ -221,6 +202,7 @@ ExitCode mistakes_command(Context& context) {
             for (const Mistake& mistake : mistakes) {
                 ++total;
                 gpu_only += mistake.gpu_only ? 1 : 0;
+                signed_ += mistake.caught_by.empty() ? 0 : 1;
                 out << "    " << mistake.slug << ": " << mistake.title
                     << (mistake.gpu_only ? style.dim("  [GPU only]") : std::string()) << "\n";
             }
@@ -229,7 +211,7 @@ ExitCode mistakes_command(Context& context) {
     out << "\n"
         << total << " mistakes catalogued for " << covered << " of " << course.exercises().size()
         << " exercises: " << total - gpu_only << " caught on the CPU, " << gpu_only
-        << " only with a GPU\n";
+        << " only with a GPU; " << signed_ << " with a recorded signature\n";
     if (!without.empty()) {
         out << "exercises without mistakes:";
         for (const std::string& id : without) {

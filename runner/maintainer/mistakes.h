@@ -1,8 +1,8 @@
 /// @file
-/// @brief The catalogue of mistakes: for each exercise, plausible wrong answers, each a copy of
-/// the solution with one mistake at `solutions/NN_topic/mistakes/<id>/<slug>.cpp` (layout.h).
-/// CI builds each against its exercise's tests and proves, with `verify-mistake`, that the tests
-/// catch it.
+/// @brief The catalogue of mistakes: for each exercise, plausible wrong answers, each one change
+/// to the solution, in `solutions/NN_topic/mistakes/<id>.md` (layout.h; the format is
+/// mistake_catalogue.h's). CI builds each against its exercise's tests and proves, with
+/// `verify-mistake`, that the tests catch it.
 #pragma once
 
 #include <filesystem>
@@ -12,28 +12,9 @@
 
 #include "core/course.h"
 #include "core/exercise_run.h"
+#include "core/mistake_catalogue.h"
 
 namespace torchlings::runner {
-
-/// One catalogued mistake.
-struct Mistake {
-    std::string exercise_id;       ///< the exercise it is a wrong answer of
-    std::string slug;              ///< its file name without .cpp, e.g. "always_cpu"
-    std::string title;             ///< the header's first line, after "// Mistake: "
-    std::vector<std::string> why;  ///< the header's other `//` lines, without "// "
-    bool gpu_only = false;         ///< the header has the line layout::kMistakeGpuOnly
-    std::filesystem::path file;    ///< where it is
-};
-
-/// Reads a mistake's header: its leading `//` lines, the first of which is
-/// layout::kMistakeTitle followed by the title. `source` names the file in errors. Throws
-/// EnvironmentError when the first line is not such a title.
-[[nodiscard]] Mistake parse_mistake(std::string_view text, std::string exercise_id,
-                                    std::string slug, std::string_view source);
-
-/// The mistakes catalogued for one exercise, by slug. Throws EnvironmentError for a file
-/// without a valid header or a slug that is not [a-z0-9_]+.
-[[nodiscard]] std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise);
 
 /// The program CMake builds from a mistake and its exercise's tests: `ex_<id>_mistake_<slug>`.
 [[nodiscard]] std::string mistake_program(const Mistake& mistake);

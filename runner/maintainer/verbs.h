@@ -15,11 +15,15 @@ namespace torchlings::runner {
 /// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.
 ExitCode verify_stub_command(Context& context, const CheckOptions& options);
 
-/// `verify-mistake ID SLUG` (CI): the already-built test program of one catalogued mistake,
-/// `ex_<id>_mistake_<slug>`, must fail by assertion or exception (see judge_mistake()). kOk when
-/// it does, or when only a [gpu] case can catch it and none ran here (then the output says
-/// "TL_SKIP:", which CTest reports as skipped); kTestsFailed otherwise.
-ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug);
+/// `verify-mistake [--record] ID SLUG` (CI): the already-built test program of one catalogued
+/// mistake, `ex_<id>_mistake_<slug>`, must fail by assertion or exception (see judge_mistake()),
+/// and its signature (the failed cases, and how) must be the one its `caught by:` line records.
+/// kOk when both hold, or when only a [gpu] case can catch it and none ran here (then the output
+/// says "TL_SKIP:", which CTest reports as skipped); kTestsFailed otherwise, printing the
+/// signature line to paste. With `record` (maintainers), a caught mistake's signature line is
+/// written into the catalogue instead (the file saved first under <build>/logs/mistakes/).
+ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
+                                bool record = false);
 
 /// `mistakes` (maintainers): the catalogue of mistakes by lesson and exercise, with its counts
 /// (catalogued, caught on the CPU, only with a GPU) and the exercises that have none.

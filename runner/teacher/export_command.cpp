@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/hashing.h"
+#include "core/mistake_catalogue.h"
 #include "core/process.h"
 #include "core/text.h"
 #include "teacher/manifest.h"
@@ -177,12 +178,26 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
             manifest.emplace(relative, sha256_file(destination));
         }
     }
+    // The catalogue of mistakes stays with the solutions, but what `check` says of a known mistake
+    // (titles, why, signatures) goes along, without the diffs that would show the solution.
+    int notes = 0;
+    const Course& course = context.course();
+    for (const Exercise& exercise : course.exercises()) {
+        const fs::path catalogue = course.mistake_catalogue(exercise);
+        if (!fs::is_regular_file(catalogue, error)) {
+            continue;
+        }
+        const fs::path relative = course.mistake_notes(exercise).lexically_relative(course.root());
+        write_file(target / relative, without_diffs(read_file(catalogue)));
+        ++notes;
+    }
     write_hash_list(target / kTestManifest, "files", manifest);
     const std::string digest = sha256_file(target / kTestManifest);
     write_file(target / kClassroomWorkflow, classroom_workflow(digest));
 
     out << context.style().good("Exported") << " " << copied << " files to " << target.string()
-        << " (without solutions/).\n"
+        << " (without solutions/; the catalogue of mistakes of " << notes
+        << " exercises without its diffs).\n"
         << "  " << kTestManifest << ": the SHA-256 of " << manifest.size()
         << " course files that learners must not change (all but exercises/*/<id>.cpp and "
            "prose)\n"

@@ -1,7 +1,8 @@
 # @file
 # export_configures.cmake: a learner copy of the course (`export --learner`) must configure and
-# build on its own, without solutions/: it has the exercise targets, no solution tests, and its
-# own runner accepts its own tests (check --verify-tests).
+# build on its own, without solutions/: it has the exercise targets, no solution tests, the
+# catalogue of mistakes without its diffs, and its own runner accepts its own tests
+# (check --verify-tests).
 #
 #   cmake -DRUNNER=<torchlings-runner> -DROOT=<course> -DWORK=<scratch folder>
 #         -DTORCH_DIR=<folder of TorchConfig.cmake> -DGENERATOR=<generator> -P export_configures.cmake
@@ -29,6 +30,17 @@ foreach(left_out IN ITEMS solutions .ci)
     message(FATAL_ERROR "the learner copy has a ${left_out}/ folder")
   endif()
 endforeach()
+
+# What `check` says of a known mistake goes along; the diffs, which would show the solution, don't.
+set(notes "${copy}/exercises/01_availability/mistakes/choose_device.md")
+if(NOT EXISTS "${notes}")
+  message(FATAL_ERROR "the learner copy has no ${notes}")
+endif()
+file(READ "${notes}" text)
+if(NOT text MATCHES "\n## always_cpu: " OR NOT text MATCHES "\ncaught by:" OR text MATCHES "```diff")
+  message(FATAL_ERROR "the learner copy's catalogue should keep the titles and signatures and "
+                      "drop the diffs:\n${text}")
+endif()
 
 run_or_fail("configuring the learner copy"
   "${CMAKE_COMMAND}" -S "${copy}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release

@@ -149,6 +149,56 @@ step(verify_tests_edited EXIT 5
   MATCH "tests/exercises/00_fixtures/fx_fail_test.cpp was edited" ARGS check --verify-tests)
 step(verify_tests_blocks_check EXIT 5 NO_MATCH "fx_pass: 2/2" ARGS check --verify-tests fx_pass)
 
+# 7. A known mistake: a course whose fx_fail has a solution and a catalogue, and a learner file
+# equal to the source configure generates from them; check names the mistake, in English and in
+# Korean, and so does a learner copy, which carries the catalogue without its diff.
+set(course "${WORK}/mistake")
+file(COPY "${FIXTURES}/" DESTINATION "${course}")
+set(solution "${course}/solutions/00_fixtures/fx_fail.cpp")
+file(WRITE "${solution}" [=[
+/// @file
+/// @brief Runner fixture (learner side): a wrong answer for equal arguments, so one test fails
+/// with values to show.
+int fx_add(int a, int b) { return a + b; }
+]=])
+file(WRITE "${course}/solutions/00_fixtures/mistakes/fx_fail.md" [=[
+# Mistakes: fx_fail
+
+## one_more_when_equal: Adds one more when the numbers are equal
+
+A special case that nobody asked for.
+
+caught by: "adds equal numbers" (assertion)
+
+```diff
+-int fx_add(int a, int b) { return a + b; }
++int fx_add(int a, int b) { return a == b ? a + b + 1 : a + b; }
+```
+]=])
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/TorchlingsMistakes.cmake")
+torchlings_apply_mistakes("${course}/solutions/00_fixtures/mistakes/fx_fail.md" "${solution}"
+                          OUTPUT_DIR "${WORK}/generated" SOURCES generated)
+file(READ "${generated}" generated_code)
+string(REGEX REPLACE "#line [0-9]+ \"[^\"\n]*\"\n" "" generated_code "${generated_code}")
+file(READ "${course}/exercises/00_fixtures/fx_fail.cpp" learner_code)
+if(NOT generated_code STREQUAL learner_code)
+  string(APPEND failures "\nknown mistake: the learner file is not the mistake's generated source:\n"
+                         "${generated_code}")
+endif()
+step(check_known_mistake EXIT 1
+  MATCH "fx_fail: 1/2 tests passed"
+        "This looks like a known mistake: Adds one more when the numbers are equal\n  A special case"
+  ARGS check fx_fail)
+step(check_other_answer EXIT 0 NO_MATCH "known mistake" ARGS check fx_pass)
+set(ENV{TORCHLINGS_LANG} ko)
+step(check_known_mistake_ko EXIT 1 MATCH "알려진 실수로 보입니다: Adds one more" ARGS check fx_fail)
+unset(ENV{TORCHLINGS_LANG})
+set(copy "${WORK}/mistake_class")
+step(export_with_mistakes EXIT 0 MATCH "the catalogue of mistakes of 1 exercises" ARGS export --learner "${copy}")
+set(course "${copy}")
+step(check_known_mistake_in_copy EXIT 1 MATCH "This looks like a known mistake: Adds one more"
+  ARGS check fx_fail)
+
 if(failures)
   message(FATAL_ERROR "learner_flow.cmake:${failures}")
 endif()

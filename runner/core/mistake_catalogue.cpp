@@ -1,0 +1,319 @@
+/// @file
+/// @brief The one C++ reader (and writer of signatures) of the catalogue of mistakes' Markdown.
+#include "core/mistake_catalogue.h"
+
+#include <algorithm>
+#include <array>
+#include <system_error>
+#include <utility>
+
+#include "core/errors.h"
+#include "core/layout.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::array kFailureNames{std::pair{CaseFailure::kAssertion, std::string_view("assertion")},
+                                   std::pair{CaseFailure::kException, std::string_view("exception")},
+                                   std::pair{CaseFailure::kCrash, std::string_view("crash")},
+                                   std::pair{CaseFailure::kTimeout, std::string_view("timeout")}};
+
+bool is_slug(std::string_view slug) {
+    return !slug.empty() && std::all_of(slug.begin(), slug.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+bool is_fence(std::string_view line) { return line.starts_with("```") || line.starts_with("~~~"); }
+
+[[noreturn]] void fail(std::string_view source, int line, const std::string& what) {
+    throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + what);
+}
+
+std::string quoted_name(std::string_view name) {
+    std::string text = "\"";
+    for (const char c : name) {
+        if (c == '"' || c == '\\') {
+            text += '\\';
+        }
+        text += c;
+    }
+    return text + "\"";
+}
+
+}  // namespace
+
+std::string_view case_failure_name(CaseFailure failure) {
+    for (const auto& [value, name] : kFailureNames) {
+        if (value == failure) {
+            return name;
+        }
+    }
+    return "assertion";
+}
+
+Signature sorted_signature(Signature signature) {
+    std::sort(signature.begin(), signature.end(), [](const FailedCase& a, const FailedCase& b) {
+        return a.name != b.name ? a.name < b.name : a.failure < b.failure;
+    });
+    return signature;
+}
+
+Signature parse_signature(std::string_view text, std::string_view source, int line) {
+    Signature signature;
+    std::size_t at = 0;
+    const auto skip_spaces = [&] {
+        while (at < text.size() && text[at] == ' ') {
+            ++at;
+        }
+    };
+    const std::string expected =
+        "expected `\"<case name>\" (assertion|exception|crash|timeout)`, entries separated by "
+        "`; `, after \"" + std::string(layout::kMistakeCaughtBy) + "\"";
+    skip_spaces();
+    while (at < text.size()) {
+        if (text[at] != '"') {
+            fail(source, line, expected);
+        }
+        ++at;
+        FailedCase entry;
+        bool closed = false;
+        while (at < text.size()) {
+            const char c = text[at++];
+            if (c == '\\' && at < text.size()) {
+                entry.name += text[at++];
+            } else if (c == '"') {
+                closed = true;
+                break;
+            } else {
+                entry.name += c;
+            }
+        }
+        skip_spaces();
+        if (!closed || entry.name.empty() || at >= text.size() || text[at] != '(') {
+            fail(source, line, expected);
+        }
+        const std::size_t close = text.find(')', at);
+        if (close == std::string_view::npos) {
+            fail(source, line, expected);
+        }
+        const std::string_view how = text.substr(at + 1, close - at - 1);
+        const auto known = std::find_if(kFailureNames.begin(), kFailureNames.end(),
+                                        [&](const auto& pair) { return pair.second == how; });
+        if (known == kFailureNames.end()) {
+            fail(source, line, expected + "; got (" + std::string(how) + ")");
+        }
+        entry.failure = known->first;
+        signature.push_back(std::move(entry));
+        at = close + 1;
+        skip_spaces();
+        if (at < text.size()) {
+            if (text[at] != ';') {
+                fail(source, line, expected);
+            }
+            ++at;
+            skip_spaces();
+            if (at >= text.size()) {
+                fail(source, line, expected);
+            }
+        }
+    }
+    if (signature.empty()) {
+        fail(source, line, expected);
+    }
+    return signature;
+}
+
+std::string format_signature(const Signature& signature) {
+    std::vector<std::string> entries;
+    for (const FailedCase& entry : sorted_signature(signature)) {
+        entries.push_back(quoted_name(entry.name) + " (" +
+                          std::string(case_failure_name(entry.failure)) + ")");
+    }
+    return trim(layout::kMistakeCaughtBy) + (entries.empty() ? "" : " " + join(entries, "; "));
+}
+
+std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::string& exercise_id,
+                                             std::string_view source) {
+    std::vector<Mistake> mistakes;
+    const std::vector<std::string> lines = split_lines(text);
+    bool in_fence = false;
+    bool new_paragraph = true;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        const int number = static_cast<int>(i) + 1;
+        if (in_fence) {
+            in_fence = !is_fence(line);
+            continue;
+        }
+        if (is_fence(line)) {
+            in_fence = true;
+            continue;
+        }
+        if (line.starts_with("## ")) {
+            const std::size_t colon = line.find(':');
+            const std::string slug = colon == std::string::npos ? "" : line.substr(3, colon - 3);
+            if (!is_slug(slug)) {
+                fail(source, number,
+                     "a mistake's heading is `## <slug>: <title>`, the slug in [a-z0-9_]+; got \"" +
+                         line + "\"");
+            }
+            Mistake mistake;
+            mistake.exercise_id = exercise_id;
+            mistake.slug = slug;
+            mistake.title = trim(line.substr(colon + 1));
+            mistake.line = number;
+            if (mistake.title.empty()) {
+                fail(source, number, "mistake '" + slug + "' has no title");
+            }
+            if (std::any_of(mistakes.begin(), mistakes.end(),
+                            [&](const Mistake& m) { return m.slug == slug; })) {
+                fail(source, number, "the slug '" + slug + "' is used twice");
+            }
+            mistakes.push_back(std::move(mistake));
+            new_paragraph = true;
+            continue;
+        }
+        if (mistakes.empty()) {
+            continue;  // the catalogue's own title and introduction
+        }
+        Mistake& mistake = mistakes.back();
+        const std::string trimmed = trim(line);
+        if (trimmed.empty()) {
+            new_paragraph = true;
+        } else if (line.starts_with(trim(layout::kMistakeCaughtBy))) {
+            if (mistake.caught_by_line != 0) {
+                fail(source, number,
+                     "mistake '" + mistake.slug + "' has a second \"" +
+                         trim(layout::kMistakeCaughtBy) + "\" line: its signature is one line");
+            }
+            const std::string rest = trim(line.substr(trim(layout::kMistakeCaughtBy).size()));
+            if (!rest.empty()) {
+                mistake.caught_by = sorted_signature(parse_signature(rest, source, number));
+            }
+            mistake.caught_by_line = number;
+            new_paragraph = true;
+        } else if (line.starts_with(layout::kMistakeGpuOnly)) {
+            mistake.gpu_only = true;
+            mistake.gpu_reason = trim(line.substr(layout::kMistakeGpuOnly.size()));
+            new_paragraph = true;
+        } else if (new_paragraph || mistake.why.empty()) {
+            mistake.why.push_back(trimmed);
+            new_paragraph = false;
+        } else {
+            mistake.why.back() += " " + trimmed;
+        }
+    }
+    return mistakes;
+}
+
+std::string without_diffs(std::string_view text) {
+    std::vector<std::string> kept;
+    bool in_diff = false;
+    for (const std::string& line : split_lines(text)) {
+        if (in_diff) {
+            in_diff = line != "```";
+            continue;
+        }
+        if (line.starts_with("```diff")) {
+            in_diff = true;
+            if (!kept.empty() && trim(kept.back()).empty()) {
+                kept.pop_back();
+            }
+            continue;
+        }
+        kept.push_back(line);
+    }
+    return kept.empty() ? std::string() : join(kept, "\n") + "\n";
+}
+
+std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise) {
+    std::error_code error;
+    fs::path file = course.mistake_catalogue(exercise);
+    if (!fs::is_regular_file(file, error)) {
+        file = course.mistake_notes(exercise);
+        if (!fs::is_regular_file(file, error)) {
+            return {};
+        }
+    }
+    const std::string shown = fs::relative(file, course.root(), error).generic_string();
+    std::vector<Mistake> mistakes = parse_mistake_catalogue(read_file(file), exercise.id, shown);
+    for (Mistake& mistake : mistakes) {
+        mistake.file = file;
+    }
+    return mistakes;
+}
+
+CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run) {
+    if (result.status == CaseStatus::kUnfinished) {
+        return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
+    }
+    CaseFailure failure = CaseFailure::kAssertion;
+    for (const Failure& each : result.failures) {
+        if (each.kind == FailureKind::kCrash) {
+            return CaseFailure::kCrash;
+        }
+        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
+            failure = CaseFailure::kException;
+        }
+    }
+    return failure;
+}
+
+RunSignature run_signature(const TestProgramRun& run) {
+    RunSignature signature;
+    for (const TestCaseResult& result : run.events.cases) {
+        if (result.status != CaseStatus::kFailed && result.status != CaseStatus::kUnfinished) {
+            continue;
+        }
+        const bool gpu = std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        (gpu ? signature.gpu : signature.anywhere).push_back({result.name, case_failure(result, run)});
+    }
+    signature.anywhere = sorted_signature(std::move(signature.anywhere));
+    signature.gpu = sorted_signature(std::move(signature.gpu));
+    return signature;
+}
+
+Signature observed_signature(const Mistake& mistake, const RunSignature& signature) {
+    return mistake.gpu_only ? signature.gpu : signature.anywhere;
+}
+
+std::vector<const Mistake*> matching_mistakes(const std::vector<Mistake>& mistakes,
+                                              const TestProgramRun& run) {
+    const RunSignature signature = run_signature(run);
+    std::vector<const Mistake*> matches;
+    for (const Mistake& mistake : mistakes) {
+        if (mistake.caught_by.empty() || (mistake.gpu_only && !signature.anywhere.empty())) {
+            continue;
+        }
+        if (observed_signature(mistake, signature) == mistake.caught_by) {
+            matches.push_back(&mistake);
+        }
+    }
+    return matches;
+}
+
+std::string with_signature_line(std::string_view text, const Mistake& mistake,
+                                const std::string& line) {
+    std::vector<std::string> lines = split_lines(text);
+    const auto at = [&](int number) { return lines.begin() + (number - 1); };
+    if (mistake.caught_by_line > 0 && mistake.caught_by_line <= static_cast<int>(lines.size())) {
+        *at(mistake.caught_by_line) = line;
+    } else {
+        // Before the section's diff block, or at the section's end (the next heading).
+        std::size_t where = lines.size();
+        for (std::size_t i = static_cast<std::size_t>(mistake.line); i < lines.size(); ++i) {
+            if (lines[i].starts_with("```diff") || lines[i].starts_with("## ")) {
+                where = i;
+                break;
+            }
+        }
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(where), {line, ""});
+    }
+    return join(lines, "\n") + "\n";
+}
+
+}  // namespace torchlings::runner
