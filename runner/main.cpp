@@ -119,8 +119,10 @@ std::vector<Verb> verbs(Options& o) {
                         "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
                         "goes to stderr");
              v.add_option("--junit", o.check.junit_file, "Also write JUnit XML to this file");
-             v.add_option("--classroom", o.check.classroom_file,
-                          "Also write the GitHub Classroom autograding result to this file");
+             v.add_option("--classroom50", o.check.classroom50_file,
+                          "Also write Classroom 50's result.json (classroom50/result/v1) here");
+             v.add_option("--gradescope", o.check.gradescope_file,
+                          "Also write Gradescope's results.json here");
              v.add_flag("--verify-tests", o.check.verify_tests,
                         "First refuse (exit 5) if the course's tests differ from "
                         "torchlings-manifest.json; alone, only that");

@@ -28,26 +28,35 @@ constexpr std::size_t kTestOutputLimit = 1 << 20;
 /// Time allowed for listing the test cases of a program that stopped early.
 constexpr std::chrono::seconds kListTimeout{20};
 
-/// The case names a test program declares, in declaration order: its course main's own listing
+/// The cases a test program declares, in declaration order: its course main's own listing
 /// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
-std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
+std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::path& cwd) {
     ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
                      cwd,
                      OutputMode::kCapture,
                      std::chrono::milliseconds(kListTimeout)};
     const ProcessResult listed = run_process(spec);
-    std::vector<std::string> names;
+    std::vector<ListedCase> cases;
     // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
     if (listed.timed_out || listed.signal != 0) {
-        return names;
+        return cases;
     }
     // Each line is "gpu" or "any", a tab, the name.
     for (const std::string& line : split_lines(listed.output)) {
         for (std::string_view kind : {"gpu\t", "any\t"}) {
             if (line.size() > kind.size() && line.compare(0, kind.size(), kind) == 0) {
-                names.push_back(line.substr(kind.size()));
+                cases.push_back({line.substr(kind.size()), kind == "gpu\t"});
             }
         }
+    }
+    return cases;
+}
+
+/// The case names of list_program_cases().
+std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
+    std::vector<std::string> names;
+    for (ListedCase& listed : list_program_cases(program, cwd)) {
+        names.push_back(std::move(listed.name));
     }
     return names;
 }
@@ -203,6 +212,18 @@ bool is_terminal(const std::ostream& out) {
 }
 
 }  // namespace
+
+std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercise) {
+    const std::string target = "ex_" + exercise.id + "_cases";
+    try {
+        if (!build_target(context, target).ok) {
+            return {};
+        }
+    } catch (const EnvironmentError&) {
+        return {};  // a build folder without listing programs (configured by an older course)
+    }
+    return list_program_cases(context.binary(target), context.root());
+}
 
 BuildResult build_target(Context& context, std::string_view target) {
     return build_targets(context, {std::string(target)}, target);

@@ -37,6 +37,19 @@ struct BuildResult {
 [[nodiscard]] BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
                                         std::string_view label);
 
+/// A test case as its test program lists it (`--list-cases-for-ctest`).
+struct ListedCase {
+    std::string name;
+    bool gpu = false;  ///< tagged [gpu]
+};
+
+/// The cases an exercise's tests declare, in order, known without the learner's file: its
+/// listing program ex_<id>_cases (cmake/TorchlingsExercises.cmake: the tests' objects and the
+/// course's Catch2 main, the learner's symbols left unresolved) built and run with
+/// --list-cases-for-ctest. For the reports of a learner's file that does not compile, whose
+/// cases still count (each scores 0). Empty when it cannot be built or run.
+[[nodiscard]] std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercise);
+
 /// The exercises named on a command line (ids and lesson numbers, in the order given, each
 /// once), or every exercise when `all`. Throws UsageError, naming `verb`, when nothing is named.
 [[nodiscard]] std::vector<const Exercise*> select_exercises(const Course& course,
