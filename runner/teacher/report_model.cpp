@@ -58,25 +58,31 @@ const std::vector<std::string>& Sources::test_lines(const Exercise& exercise) {
 namespace {
 
 /// The code of the case declared at `line` of the test file: its lines up to the next case's
-/// (the cases' lines are the ones the test program reported), blank lines at the end left out;
-/// empty when the line is unknown or not in the file.
+/// (the cases' lines are the ones the test program reported; a case that never started reported
+/// none, so a later line that begins with TEST_CASE ends it too), blank lines at the end left
+/// out; empty when the line is unknown or not in the file.
 std::string case_code(const std::vector<std::string>& lines, const std::vector<int>& case_lines,
                       int line) {
     if (line <= 0 || static_cast<std::size_t>(line) > lines.size()) {
         return {};
     }
+    const auto first = static_cast<std::size_t>(line) - 1;
     std::size_t end = lines.size();
     for (const int other : case_lines) {
-        if (other > line && static_cast<std::size_t>(other) <= end) {
+        if (other > line && static_cast<std::size_t>(other) - 1 < end) {
             end = static_cast<std::size_t>(other) - 1;
         }
     }
-    std::size_t first = static_cast<std::size_t>(line) - 1;
-    while (end > first && trim(lines[end - 1]).empty()) {
+    for (std::size_t i = first + 1; i < end; ++i) {
+        if (lines[i].starts_with("TEST_CASE")) {
+            end = i;
+        }
+    }
+    while (end > first + 1 && trim(lines[end - 1]).empty()) {
         --end;
     }
-    std::vector<std::string> code(lines.begin() + static_cast<std::ptrdiff_t>(first),
-                                  lines.begin() + static_cast<std::ptrdiff_t>(end));
+    const std::vector<std::string> code(lines.begin() + static_cast<std::ptrdiff_t>(first),
+                                        lines.begin() + static_cast<std::ptrdiff_t>(end));
     return join(code, "\n");
 }
 
