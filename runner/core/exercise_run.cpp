@@ -61,11 +61,66 @@ std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd
     return names;
 }
 
-/// Throws when a failed build never reached the compiler: CMake could not re-configure the
-/// build folder (Ninja re-runs it first when a CMakeLists.txt or an exercises/NN_topic/info.md
-/// changed), or the target does not exist.
+/// Throws when the build failed because a file or folder could not be written or read
+/// (permission denied): a build folder that belongs to another user (made by `sudo`, or by a
+/// container's root), or a LibTorch folder this user cannot read. Names the real cause, with the
+/// line that said it and the path, and a fix that works, instead of blaming CMake or the code.
+void throw_if_permission_denied(const Context& context, const BuildResult& build) {
+    const std::string& log = build.log;
+    std::size_t at = log.find("Permission denied");
+    if (at == std::string::npos) {
+        at = log.find("permission denied");
+    }
+    const bool build_unwritable = ::access(context.build_dir().c_str(), W_OK) != 0;
+    if (at == std::string::npos && !build_unwritable) {
+        return;
+    }
+    std::string said;
+    std::string path;
+    if (at != std::string::npos) {
+        const std::size_t begin = log.rfind('\n', at);
+        const std::size_t end = log.find('\n', at);
+        said = trim(log.substr(begin == std::string::npos ? 0 : begin + 1,
+                               end == std::string::npos
+                                   ? std::string::npos
+                                   : end - (begin == std::string::npos ? 0 : begin + 1)));
+        // The first absolute path on that line, if it names one.
+        const std::size_t slash = said.find('/');
+        if (slash != std::string::npos && (slash == 0 || said[slash - 1] == ' ' ||
+                                           said[slash - 1] == '\'' || said[slash - 1] == '"')) {
+            path = said.substr(slash, said.find_first_of(" :'\"", slash) - slash);
+        }
+    }
+    const std::string build_dir = context.show(context.build_dir());
+    std::string what;
+    std::string fix;
+    if (build_unwritable || path.empty() || path.rfind(context.build_dir().string(), 0) == 0) {
+        what = "The build folder " + build_dir +
+               " cannot be written by you (permission denied), so nothing was built; it "
+               "belongs to another user (a build run with sudo, or as a container's root?).";
+        fix = "sudo chown -R \"$(id -un)\" " + build_dir + "   (or remove it: sudo rm -rf " +
+              build_dir + ", and the next command configures it again)";
+    } else {
+        what = "The build could not read or write " + path +
+               " (permission denied), so nothing was built.";
+        fix = "chmod -R a+rX " + path +
+              "   (as its owner; or point Torch_DIR at a LibTorch you can read, then: cmake " +
+              build_dir + ")";
+    }
+    if (!said.empty()) {
+        what += "\n  " + said;
+    }
+    what += build.log_saved ? "\n  Full log: " + context.show(build.log_path)
+                            : std::string("\n  (The build's log could not be saved there either.)");
+    throw EnvironmentError(what, fix);
+}
+
+/// Throws when a failed build never reached the compiler: a file or folder it could not write
+/// or read, CMake could not re-configure the build folder (Ninja re-runs it first when a
+/// CMakeLists.txt or an exercises/NN_topic/info.md changed), or the target does not exist.
 void throw_if_not_compiled(const Context& context, std::string_view target,
                            const BuildResult& build) {
+    throw_if_permission_denied(context, build);
     if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
         const std::optional<CompilerError> error = first_error(build.log, {}, context.build_dir());
         std::string what = "CMake could not re-configure " + context.show(context.build_dir()) +
@@ -262,6 +317,7 @@ BuildResult build_targets(Context& context, const std::vector<std::string>& targ
     try {
         write_file(result.log_path, result.log);
     } catch (const EnvironmentError& error) {
+        result.log_saved = false;
         context.err() << style.warn("warning: ") << error.what() << "\n";
     }
     if (result.ok) {

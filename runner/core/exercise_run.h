@@ -21,6 +21,7 @@ struct BuildResult {
     std::string log;                 ///< everything the build printed
     std::filesystem::path log_path;  ///< where the log was saved: <build>/logs/<target>.build.log
     double seconds = 0.0;
+    bool log_saved = true;  ///< false when log_path could not be written
 };
 
 /// Builds one target, showing "  building <target> ... ok (1.2 s)" (or "failed") on one line,

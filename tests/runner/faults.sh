@@ -354,6 +354,31 @@ case $case_name in
     cmp "$WORK/ro/state.json" "$WORK/original" || fail "the progress file changed"
     [ -z "${open:-}" ] || rm -rf "$open"
     ;;
+  unwritable_build)
+    # A build folder that belongs to another user (root's, made with sudo): the check says so,
+    # names the folder and gives a fix that works, not "CMake could not re-configure" with a log
+    # that could not be written. Run as nobody, since root writes anywhere.
+    [ "$(id -u)" = 0 ] || skip "needs root, to run the runner as another user than the build's owner"
+    command -v setpriv >/dev/null 2>&1 || skip "running as root without setpriv: no other user to run as"
+    as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    $as test -x "$BUILD/bin" || skip "the build folder is out of nobody's reach (a private parent folder)"
+    prebuild ex_fx_pass
+    open=$(mktemp -d "${TMPDIR:-/tmp}/torchlings-unwritable-XXXXXX")
+    chmod 755 "$open"
+    cp -R "$FIXTURES" "$open/course"
+    cp "$RUNNER" "$open/torchlings-runner"
+    chmod -R a+rX "$open"
+    # Something to build: the exercise's file is newer than its program.
+    touch "$FIXTURES/exercises/00_fixtures/fx_pass.cpp"
+    $as "$open/torchlings-runner" --root "$open/course" --build-dir "$BUILD"       --state "$open/state.json" --color=never check fx_pass >"$OUT" 2>&1 </dev/null
+    rc=$?
+    cat "$OUT"
+    rm -rf "$open"
+    prebuild ex_fx_pass
+    expect_rc 3
+    expect "cannot be written by you \\(permission denied\\)" "chown -R" "rm -rf"
+    expect_not "CMake could not re-configure" "Full log: .*logs/" "internal error"
+    ;;
   torchlings_folder_is_file)
     # .torchlings/ is a file: hint still shows the hint and says why progress is not saved;
     # reset (which backs up first) stops before touching the learner's file.
