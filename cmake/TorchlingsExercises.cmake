@@ -12,7 +12,7 @@ file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
-#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
+#                         [MISTAKES file...] [TIMEOUT s] [NO_TORCH] [NO_CTEST]
 #                         [CUDA] [LIBRARIES lib...] [NO_PCH])
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
@@ -24,7 +24,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # either way.
 function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA;NO_PCH"
-                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES;LIBRARIES")
+                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "MISTAKES;LIBRARIES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -169,7 +169,7 @@ function(torchlings_add_exercise id)
     endforeach()
   endif()
 
-  # CI: the untouched stub must fail every case (but the given ones) by assertion or exception.
+  # CI: the untouched stub must fail every case by assertion or exception.
   if(TORCHLINGS_STUB_CHECK AND NOT ARG_NO_CTEST)
     add_test(NAME "${id}/stub_fails_by_assertion"
              COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}" --build-dir "${CMAKE_BINARY_DIR}"
