@@ -158,7 +158,9 @@ std::vector<Verb> verbs(Options& o) {
              v.add_flag("!--no-diff", o.solution.diff, "Leave out the diff with your file");
          },
          [&o](Context& c) { return code(solution_command(c, o.solution)); }},
-        {"export", "Teachers: write the course without solutions, for a class repository", false,
+        {"export",
+         "Teachers: the course without solutions, with the graders of Classroom 50 and Gradescope",
+         false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
          },

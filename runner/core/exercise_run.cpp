@@ -84,28 +84,37 @@ void throw_if_permission_denied(const Context& context, const BuildResult& build
                                end == std::string::npos
                                    ? std::string::npos
                                    : end - (begin == std::string::npos ? 0 : begin + 1)));
-        // The first absolute path on that line, if it names one.
-        const std::size_t slash = said.find('/');
-        if (slash != std::string::npos && (slash == 0 || said[slash - 1] == ' ' ||
-                                           said[slash - 1] == '\'' || said[slash - 1] == '"')) {
-            path = said.substr(slash, said.find_first_of(" :'\"", slash) - slash);
+        // The first absolute path on that line, if it names one: a '/' at its start or after a
+        // space, quote or parenthesis (ninja: "stat(/path): Permission denied").
+        for (std::size_t slash = said.find('/'); slash != std::string::npos;
+             slash = said.find('/', slash + 1)) {
+            if (slash == 0 ||
+                std::string_view(" '\"(").find(said[slash - 1]) != std::string::npos) {
+                path = said.substr(slash, said.find_first_of(" :'\")", slash) - slash);
+                break;
+            }
         }
     }
     const std::string build_dir = context.show(context.build_dir());
     std::string what;
     std::string fix;
-    if (build_unwritable || path.empty() || path.rfind(context.build_dir().string(), 0) == 0) {
+    const bool outside = !path.empty() && path.rfind(context.build_dir().string(), 0) != 0;
+    if (build_unwritable || !outside) {
         what = "The build folder " + build_dir +
                " cannot be written by you (permission denied), so nothing was built; it "
                "belongs to another user (a build run with sudo, or as a container's root?).";
         fix = "sudo chown -R \"$(id -un)\" " + build_dir + "   (or remove it: sudo rm -rf " +
               build_dir + ", and the next command configures it again)";
-    } else {
-        what = "The build could not read or write " + path +
-               " (permission denied), so nothing was built.";
-        fix = "chmod -R a+rX " + path +
-              "   (as its owner; or point Torch_DIR at a LibTorch you can read, then: cmake " +
-              build_dir + ")";
+    }
+    if (outside) {
+        // Most often a LibTorch (or Python's torch) under another user's home: a folder above
+        // the file is closed to this user.
+        what += std::string(what.empty() ? "The build" : "\n  It also") + " could not read " +
+                path + " (permission denied)" + (what.empty() ? ", so nothing was built." : ".");
+        fix += std::string(fix.empty() ? "" : "\n  and: ") +
+               "make it readable to you (one of the folders above it is closed: ls -ld each), "
+               "or use a LibTorch of your own: Torch_DIR=<its share/cmake/Torch> cmake " +
+               build_dir;
     }
     if (!said.empty()) {
         what += "\n  " + said;
@@ -115,12 +124,11 @@ void throw_if_permission_denied(const Context& context, const BuildResult& build
     throw EnvironmentError(what, fix);
 }
 
-/// Throws when a failed build never reached the compiler: a file or folder it could not write
-/// or read, CMake could not re-configure the build folder (Ninja re-runs it first when a
+/// Throws when a failed build never reached the compiler: CMake could not re-configure the
+/// build folder (Ninja re-runs it first when a
 /// CMakeLists.txt or an exercises/NN_topic/info.md changed), or the target does not exist.
 void throw_if_not_compiled(const Context& context, std::string_view target,
                            const BuildResult& build) {
-    throw_if_permission_denied(context, build);
     if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
         const std::optional<CompilerError> error = first_error(build.log, {}, context.build_dir());
         std::string what = "CMake could not re-configure " + context.show(context.build_dir()) +
@@ -314,18 +322,25 @@ BuildResult build_targets(Context& context, const std::vector<std::string>& targ
     const std::string log_name = targets.size() == 1 ? targets.front() : std::string("all");
     BuildResult result{process.succeeded(), process.output,
                        context.build_dir() / "logs" / (log_name + ".build.log"), process.seconds};
+    std::string unsaved;
     try {
         write_file(result.log_path, result.log);
     } catch (const EnvironmentError& error) {
         result.log_saved = false;
-        context.err() << style.warn("warning: ") << error.what() << "\n";
+        unsaved = error.what();
     }
     if (result.ok) {
         out << style.dim(context.message(Msg::kBuildOk, {format_seconds(result.seconds)})) << "\n";
-        return result;
+    } else {
+        out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
+        throw_if_permission_denied(context, result);  // says itself that the log is not saved
     }
-    out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
-    throw_if_not_compiled(context, label, result);
+    if (!unsaved.empty()) {
+        context.err() << style.warn("warning: ") << unsaved << "\n";
+    }
+    if (!result.ok) {
+        throw_if_not_compiled(context, label, result);
+    }
     return result;
 }
 

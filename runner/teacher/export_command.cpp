@@ -114,10 +114,14 @@ SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set. Two commands grade:
   1. ./torchlings check --verify-tests   the course's tests must be the class's own (the manifest
                                          digest below is pinned here, out of the learner's reach)
   2. ./torchlings check --all --classroom50 result.json   one point per test case
-Edited tests: exit 1, which the runner records as an error, with the edited files in the log.
+Nothing of the checkout runs before its files are known to be the class's own: the manifest's
+digest, then each listed file's (./torchlings and the build files included), are checked here
+first. Edited files: exit 1, which the runner records as an error, with the files in the log.
 TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
 """
 
+import hashlib
+import json
 import os
 import shlex
 import subprocess
@@ -126,10 +130,44 @@ import sys
 MANIFEST_SHA256 = ")py" +
            manifest_digest + R"py("
 
-torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
-env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def edited_files():
+    """The class's files that differ in this checkout (all of them when the manifest does)."""
+    try:
+        if sha256("torchlings-manifest.json") != MANIFEST_SHA256:
+            return ["torchlings-manifest.json"]
+        with open("torchlings-manifest.json", encoding="utf-8") as file:
+            listed = json.load(file)["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ["torchlings-manifest.json"]
+    edited = []
+    for path, expected in sorted(listed.items()):
+        try:
+            if sha256(path) != expected:
+                edited.append(path)
+        except OSError:
+            edited.append(path + " (missing)")
+    return edited
+
+
 if os.path.exists("result.json"):
     os.remove("result.json")
+edited = edited_files()
+if edited:
+    print("autograder: not graded: these files differ from the class's:\n  " +
+          "\n  ".join(edited) + "\nOnly the exercise files under exercises/ are the learner's to "
+          "change; restore the others and submit again.", file=sys.stderr)
+    sys.exit(1)
+torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
+env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
 verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, check=False)
 if verified.returncode != 0:
     print("autograder: not graded: files other than the exercise files differ from the class's "
@@ -179,11 +217,12 @@ std::string gradescope_run(const std::string& manifest_digest,
     return R"sh(#!/usr/bin/env bash
 # Gradescope runs this for each submission, in /autograder (its root: TORCHLINGS_AUTOGRADER_ROOT).
 #  1. The submission (/autograder/submission: a repository of the class, or just exercise files)
-#     is put in place over the course in /autograder/source: a file at a path of the course goes
-#     there (an edited test too, so that step 2 refuses it); any other file whose name is that
-#     of an exercise file goes to that exercise; the rest is ignored.
-#  2. ./torchlings check --verify-tests: refuses (score 0, saying why) when any course file but
-#     the exercise files differs from the class's; the manifest digest is pinned here.
+#     gives its exercise files, found by path or by name, to the course in /autograder/source.
+#     Nothing else of it is copied or run: any other file at a path of the course that differs
+#     from the class's (an edited test, ./torchlings, a CMakeLists.txt) refuses the submission,
+#     with a score of 0 that says why; files the course does not have are ignored.
+#  2. ./torchlings check --verify-tests, with the manifest digest pinned here: the course's own
+#     files must still match torchlings-manifest.json.
 #  3. ./torchlings check --all --gradescope /autograder/results/results.json: a point per case.
 # TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
 # Written by `./torchlings export --learner`.
@@ -199,24 +238,36 @@ learner_files="
 cd "$root/source" || exit 1
 mkdir -p "$root/results"
 
+edited=""
 while IFS= read -r -d '' file; do
   relative="${file#./}"
   case "$relative" in .git/*|build/*|.torchlings/*) continue ;; esac
   target=""
-  if [ -f "$relative" ]; then
-    target="$relative"
-  else
-    name="${relative##*/}"
-    for learner in $learner_files; do
-      [ "${learner##*/}" = "$name" ] && target="$learner"
-    done
-  fi
+  for learner in $learner_files; do
+    if [ "$learner" = "$relative" ] || { [ "${relative%/*}" = "$relative" ] && [ "${learner##*/}" = "$relative" ]; }; then
+      target="$learner"
+    fi
+  done
   if [ -n "$target" ]; then
     cp "$root/submission/$relative" "$target" && echo "submission: $relative -> $target"
+  elif [ -f "$relative" ] && ! cmp -s "$root/submission/$relative" "$relative"; then
+    case "$relative" in
+      *.md|*.ipynb|.gitignore|*/.gitignore) echo "submission: $relative ignored (prose)" ;;
+      *) edited="$edited $relative"; echo "submission: $relative differs from the class's" ;;
+    esac
   else
-    echo "submission: $relative ignored (no such file in the course)"
+    echo "submission: $relative ignored"
   fi
 done < <(cd "$root/submission" && find . -type f -print0)
+
+if [ -n "$edited" ]; then
+  # Names made JSON-safe: letters, digits and ./_- only.
+  named=$(printf '%s' "$edited" | tr -c 'A-Za-z0-9./_ -' '?' | sed 's/^ //; s/ /, /g')
+  printf '{"score": 0, "tests": [], "output": "Not graded: files of the course other than your exercise files differ from the class'"'"'s: %s. Submit only your exercises/<lesson>/<id>.cpp files, or restore the others."}\n' \
+    "$named" >"$results"
+  echo "run_autograder: refused, edited:$edited"
+  exit 0
+fi
 
 if ! "${torchlings[@]}" check --verify-tests --gradescope "$results"; then
   exit 0  # refused: results.json says why, with a score of 0

@@ -63,6 +63,9 @@ struct ExerciseReport {
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
     std::string test_file;  ///< as the learner reads it, or empty
+    /// Signs that the results may be forged, one word each, for the reports' "flags" list: a
+    /// hook left empty here, filled by the anti-forgery checks.
+    std::vector<std::string> flags;
 };
 
 /// The cases each exercise's tests declare (by id), for the exercises whose test program did not

@@ -219,8 +219,8 @@ restore
 printf 'TEST_CASE("free point") { CHECK(true); }\n' >>"$class/$tests/fx_todo_test.cpp"
 classroom50 edited
 [ "$code" = 0 ] && fail "autograder.py graded a submission whose test was edited"
-has "$WORK/edited.out" "$tests/fx_todo_test.cpp was edited"
-has "$WORK/edited.out" "not graded"
+has "$WORK/edited.out" "not graded: these files differ from the class's"
+has "$WORK/edited.out" "  $tests/fx_todo_test.cpp"
 [ -f "$class/result.json" ] && fail "autograder.py left a result.json for an edited test"
 restore
 cp "$WORK/pristine/$tests/fx_todo_test.cpp" "$WORK/edited_test.cpp"
@@ -228,7 +228,18 @@ printf 'TEST_CASE("free point") { CHECK(true); }\n' >>"$WORK/edited_test.cpp"
 gradescope gs_edited "$tests/fx_todo_test.cpp=$WORK/edited_test.cpp" \
   "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
 $validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
-has "$results" "Not graded: files of the course other than your exercise files"
-has "$WORK/gs_edited.out" "$tests/fx_todo_test.cpp was edited"
+has "$results" "Not graded: files of the course other than your exercise files differ from the class's: $tests/fx_todo_test.cpp."
+has "$WORK/gs_edited.out" "submission: $tests/fx_todo_test.cpp differs from the class's"
+# An edited ./torchlings-like file of the course is never run: refused the same way.
+restore
+printf '#!/bin/sh\necho forged\n' >"$WORK/forged"
+gradescope gs_forged "torchlings-manifest.json=$WORK/forged" "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+$validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
+has "$results" "differ from the class's: torchlings-manifest.json."
+restore
+printf '{}' >"$class/torchlings-manifest.json"
+classroom50 forged_manifest
+[ "$code" = 0 ] && fail "autograder.py graded a checkout whose manifest was replaced"
+has "$WORK/forged_manifest.out" "  torchlings-manifest.json"
 restore
 echo ok

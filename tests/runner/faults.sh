@@ -377,8 +377,9 @@ case $case_name in
     rm -rf "$open"
     prebuild ex_fx_pass
     expect_rc 3
-    expect "cannot be written by you \\(permission denied\\)" "chown -R" "rm -rf"
-    expect_not "CMake could not re-configure" "Full log: .*logs/" "internal error"
+    expect "cannot be written by you \\(permission denied\\)" "chown -R" "rm -rf" \
+      "could not be saved there either"
+    expect_not "CMake could not re-configure" "Full log: .*logs/" "internal error" "^warning: cannot write"
     ;;
   torchlings_folder_is_file)
     # .torchlings/ is a file: hint still shows the hint and says why progress is not saved;
