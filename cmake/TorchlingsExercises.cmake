@@ -4,10 +4,15 @@
 # Nothing else ever links a learner's file, so a learner's compile error breaks one exercise only.
 
 include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the course check
+# The one source of every listing program ex_<id>_cases (below): nothing, since the tests' objects
+# and the Catch2 main hold all it runs.
+set(TORCHLINGS_CASES_SOURCE "${CMAKE_BINARY_DIR}/torchlings_cases_listing.cpp")
+file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
+     CONTENT "// The listing programs ex_<id>_cases: the tests' objects and the Catch2 main only.\n")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
-#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
+#                         [MISTAKES file...] [TIMEOUT s] [NO_TORCH] [NO_CTEST]
 #                         [CUDA] [LIBRARIES lib...] [NO_PCH])
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
@@ -20,7 +25,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # either way.
 function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA;NO_PCH"
-                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES;LIBRARIES")
+                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "MISTAKES;LIBRARIES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -36,6 +41,23 @@ function(torchlings_add_exercise id)
     if(NOT ARG_NO_PCH)
       torchlings_use_pch(ex_${id}_tests)
     endif()
+  endif()
+
+  # The cases the tests declare, listed without the learner's file, for the reports of a file
+  # that does not compile: each of its cases must still be listed (and score 0). Catch2 itself
+  # names them, from the tests' objects (already built: the runner's build goes on past the
+  # learner's error) and the course's Catch2 main, linked with the learner's symbols left
+  # unresolved; the program only ever runs with --list-cases-for-ctest, which calls none of
+  # them. Not PIE and bound lazily, so that the loader never looks for those symbols. Built by
+  # the runner on demand (a link of a second or two), never by default.
+  add_executable(ex_${id}_cases "${TORCHLINGS_CASES_SOURCE}")
+  target_link_libraries(ex_${id}_cases PRIVATE ex_${id}_tests)
+  set_target_properties(ex_${id}_cases PROPERTIES EXCLUDE_FROM_ALL ON POSITION_INDEPENDENT_CODE OFF)
+  if(APPLE)
+    target_link_options(ex_${id}_cases PRIVATE "LINKER:-undefined,dynamic_lookup")
+  else()
+    target_link_options(ex_${id}_cases PRIVATE "LINKER:--unresolved-symbols=ignore-all"
+                                               "LINKER:-z,lazy" "-no-pie")
   endif()
 
   # The learner's side: their file plus the tests. Warnings shown, never fatal.
@@ -148,7 +170,7 @@ function(torchlings_add_exercise id)
     endforeach()
   endif()
 
-  # CI: the untouched stub must fail every case (but the given ones) by assertion or exception.
+  # CI: the untouched stub must fail every case by assertion or exception.
   if(TORCHLINGS_STUB_CHECK AND NOT ARG_NO_CTEST)
     add_test(NAME "${id}/stub_fails_by_assertion"
              COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}" --build-dir "${CMAKE_BINARY_DIR}"

@@ -89,6 +89,11 @@ void apply_event(TestRun& run, const json& event) {
         TestCaseResult result;
         result.name = string_field(event, "name");
         result.tags = strings_field(event, "tags");
+        result.file = string_field(event, "file");
+        const auto line = event.find("line");
+        if (line != event.end() && line->is_number_integer()) {
+            result.line = line->get<int>();
+        }
         run.cases.push_back(std::move(result));
     } else if (type == "assertion") {
         if (TestCaseResult* result = open_case(run, string_field(event, "case"))) {

@@ -39,8 +39,10 @@ struct Failure {
 
 /// One test case.
 struct TestCaseResult {
-    std::string name;                             ///< as declared in TEST_CASE
-    std::vector<std::string> tags;                ///< Catch2 tags, without brackets
+    std::string name;               ///< as declared in TEST_CASE
+    std::vector<std::string> tags;  ///< Catch2 tags, without brackets
+    std::string file;  ///< the source that declares it, as compiled; empty when not reported
+    int line = 0;      ///< the line of its TEST_CASE there; 0 when not reported
     CaseStatus status = CaseStatus::kUnfinished;  ///< kUnfinished until its case_end is read
     std::string skip_reason;                      ///< TL_SKIP's reason, for a skipped case
     double duration_s = 0.0;                      ///< wall-clock time of the case

@@ -21,6 +21,7 @@ struct BuildResult {
     std::string log;                 ///< everything the build printed
     std::filesystem::path log_path;  ///< where the log was saved: <build>/logs/<target>.build.log
     double seconds = 0.0;
+    bool log_saved = true;  ///< false when log_path could not be written
 };
 
 /// Builds one target, showing "  building <target> ... ok (1.2 s)" (or "failed") on one line,
@@ -36,6 +37,19 @@ struct BuildResult {
 /// to `<build>/logs/all.build.log`. Throws like build_target.
 [[nodiscard]] BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
                                         std::string_view label);
+
+/// A test case as its test program lists it (`--list-cases-for-ctest`).
+struct ListedCase {
+    std::string name;
+    bool gpu = false;  ///< tagged [gpu]
+};
+
+/// The cases an exercise's tests declare, in order, known without the learner's file: its
+/// listing program ex_<id>_cases (cmake/TorchlingsExercises.cmake: the tests' objects and the
+/// course's Catch2 main, the learner's symbols left unresolved) built and run with
+/// --list-cases-for-ctest. For the reports of a learner's file that does not compile, whose
+/// cases still count (each scores 0). Empty when it cannot be built or run.
+[[nodiscard]] std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercise);
 
 /// The exercises named on a command line (ids and lesson numbers, in the order given, each
 /// once), or every exercise when `all`. Throws UsageError, naming `verb`, when nothing is named.
@@ -94,7 +108,7 @@ struct TestProgramRun {
                                               std::string_view subject);
 
 /// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
-/// as it must: every case but the given ones fails by assertion, exception or TODO. Skipped
+/// as it must: every case fails by assertion, exception or TODO (`exercise` names it). Skipped
 /// cases (e.g. GPU cases on a machine without one) are not problems; they are not verified.
 [[nodiscard]] std::vector<std::string> stub_problems(const Exercise& exercise,
                                                      const TestProgramRun& run);

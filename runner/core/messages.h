@@ -1,8 +1,8 @@
 /// @file
 /// @brief What the runner says to the learner, in every language it speaks: one table
 /// (messages.cpp) of message ids with their English and Korean text, so that a translation is
-/// read, and completed, in one place. Text for machines (--json, --junit, --classroom) is not
-/// here: it stays English.
+/// read, and completed, in one place. Text for machines (--json, --junit, --classroom50,
+/// --gradescope) is not here: it stays English.
 #pragma once
 
 #include <concepts>

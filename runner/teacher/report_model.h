@@ -3,6 +3,7 @@
 /// case with its status, message and source. Internal to the reports.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -10,8 +11,9 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/course.h"
+#include "core/exercise_run.h"
 #include "learner/check.h"
-#include "teacher/case_sources.h"
 
 namespace torchlings::runner {
 
@@ -61,6 +63,36 @@ struct ExerciseReport {
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
     std::string test_file;  ///< as the learner reads it, or empty
+    /// Signs that the results may be forged, one word each, for the reports' "flags" list: a
+    /// hook left empty here, filled by the anti-forgery checks.
+    std::vector<std::string> flags;
+};
+
+/// The cases each exercise's tests declare (by id), for the exercises whose test program did not
+/// build or reached no case: declared_cases() (core/exercise_run.h), gathered by `check` before
+/// it writes the score reports.
+using DeclaredCases = std::map<std::string, std::vector<ListedCase>>;
+
+/// The course's files that the reports quote, each read once: the test file (for a case's
+/// code: its lines from its TEST_CASE, as the test program reported the line, to the next case's)
+/// and the files' names as a learner reads them.
+class Sources {
+  public:
+    explicit Sources(const Context& context);
+
+    /// The test file as the learner reads it; empty without the course.
+    [[nodiscard]] std::string test_file(const Exercise& exercise) const;
+    /// The learner's file as the learner reads it; empty without the course.
+    [[nodiscard]] std::string learner_file(const Exercise& exercise) const;
+    /// The lines of the exercise's test file (cached); empty when it cannot be read.
+    const std::vector<std::string>& test_lines(const Exercise& exercise);
+
+  private:
+    [[nodiscard]] bool has(const Exercise& exercise) const;
+
+    const Context& context_;
+    const Course* course_ = nullptr;
+    std::map<std::string, std::vector<std::string>> lines_;
 };
 
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD.

@@ -7,7 +7,7 @@
 /// line by line so that a crash leaves a readable prefix:
 ///
 ///     {"event":"run_start"}
-///     {"event":"case_start","name":"...","tags":["..."]}
+///     {"event":"case_start","name":"...","tags":["..."],"file":"...","line":7}
 ///     {"event":"assertion","case":"...","ok":false,"macro":"CHECK","expr":"a == b",
 ///      "expanded":"1 == 2","message":"","messages":["INFO text"],"file":"...","line":12,
 ///      "kind":"assertion"}
@@ -214,7 +214,11 @@ class TorchlingsReporter : public StreamingBase {
         Base::testCaseStarting(info);
         skip_reason_.reset();
         case_started_ = Clock::now();
-        emit({{"event", "case_start"}, {"name", info.name}, {"tags", tag_names(info)}});
+        emit({{"event", "case_start"},
+              {"name", info.name},
+              {"tags", tag_names(info)},
+              {"file", std::string(info.lineInfo.file)},  // where TEST_CASE is, as compiled
+              {"line", info.lineInfo.line}});
     }
 
     void assertionStarting(const Catch::AssertionInfo& /*info*/) override {}
