@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/integrity.h"
 #include "learner/check.h"
 #include "teacher/case_sources.h"
 
@@ -61,7 +62,16 @@ struct ExerciseReport {
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
     std::string test_file;  ///< as the learner reads it, or empty
+    /// What the learner's file does that no answer needs (core/integrity.h), for the teacher:
+    /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
+    /// also made the run refused.
+    std::vector<IntegrityFlag> flags;
 };
+
+/// The flags as a JSON array of {"code", "detail", "refused"}.
+[[nodiscard]] nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags);
+/// One flag in one line: "refused: <code>: <detail>" or "flagged: <code>: <detail>".
+[[nodiscard]] std::string flag_line(const IntegrityFlag& flag);
 
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD.
 [[nodiscard]] std::string valid_utf8(std::string_view text);
