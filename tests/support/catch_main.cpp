@@ -244,6 +244,14 @@ void key_protect(int protection) {
 #endif
 }
 
+/// Zeroes the key's bytes (the page must be writable), byte by byte: no memset to replace.
+void wipe_key() {
+    volatile unsigned char* bytes = g_key_page;
+    for (std::size_t i = 0; i < kKeySize; ++i) {
+        bytes[i] = 0;
+    }
+}
+
 /// The number a variable `NAME=<digits>` holds, or -1.
 int descriptor_in(const char* entry, std::string_view name) {
     const std::string_view text(entry);
@@ -252,6 +260,9 @@ int descriptor_in(const char* entry, std::string_view name) {
         return -1;
     }
     long value = 0;
+    if (text.size() == name.size() + 1) {
+        return -1;  // no digits
+    }
     for (const char digit : text.substr(name.size() + 1)) {
         if (digit < '0' || digit > '9' || value > 1024) {
             return -1;
@@ -261,10 +272,12 @@ int descriptor_in(const char* entry, std::string_view name) {
     return value < 1024 ? static_cast<int>(value) : -1;
 }
 
-/// Reads the key from its pipe (then closed) into a page of its own, and takes both variables
-/// out of the environment; runs once, from the first .preinit_array entry, before the C++
-/// initialisers of the program. `envp` is the environment the program started with.
-void take_key_and_events(char** envp) {
+/// Takes the events descriptor and the key's descriptor out of the environment; reads the key
+/// (when `use_key`) straight into a page of its own, then closes its pipe. Runs once, from the
+/// first .preinit_array entry, before the C++ initialisers of the program. `envp` is the
+/// environment the program started with. The key never passes through a library function
+/// (memcpy, memset, ...) that the learner's file could replace.
+void take_key_and_events(char** envp, bool use_key) {
     if (g_taken) {
         return;
     }
@@ -291,10 +304,13 @@ void take_key_and_events(char** envp) {
     if (key_fd < 0) {
         return;
     }
-    std::array<unsigned char, kKeySize> key{};
+    g_page_size = sysconf(_SC_PAGESIZE);
+    void* page =
+        use_key && g_page_size > 0 ? key_map(static_cast<std::size_t>(g_page_size)) : MAP_FAILED;
     std::size_t got = 0;
-    while (got < key.size()) {
-        const long count = key_read(key_fd, key.data() + got, key.size() - got);
+    while (page != MAP_FAILED && got < kKeySize) {
+        const long count =
+            key_read(key_fd, static_cast<unsigned char*>(page) + got, kKeySize - got);
         if (count == -EINTR) {
             continue;
         }
@@ -304,17 +320,15 @@ void take_key_and_events(char** envp) {
         got += static_cast<std::size_t>(count);
     }
     key_close(key_fd);
-    g_page_size = sysconf(_SC_PAGESIZE);
-    void* page = got == key.size() && g_page_size > 0
-                     ? key_map(static_cast<std::size_t>(g_page_size))
-                     : MAP_FAILED;
     if (page != MAP_FAILED) {
         g_key_page = static_cast<unsigned char*>(page);
-        std::copy(key.begin(), key.end(), g_key_page);
+        if (got < kKeySize) {
+            wipe_key();  // a key cut short is no key: the lines go unsigned, and are refused
+            g_key_page = nullptr;
+            return;
+        }
         key_protect(PROT_NONE);
     }
-    // Without a key the lines go unsigned, which the runner that sent one refuses.
-    std::fill(key.begin(), key.end(), 0);
 }
 
 /// Erases the key once the tests have ended: nothing after them is signed.
@@ -323,7 +337,7 @@ void forget_key() {
         return;
     }
     key_protect(PROT_READ | PROT_WRITE);
-    std::fill(g_key_page, g_key_page + kKeySize, 0);
+    wipe_key();
     key_protect(PROT_NONE);
     g_key_page = nullptr;
 }
@@ -364,13 +378,14 @@ extern "C" __attribute__((visibility("hidden"))) void tl_reporter_preinit(int /*
                                                                           char** envp) {
 #ifdef __ELF__
     // Another function ran before this one (an entry of the learner's file ahead of ours): it
-    // may have read the key, so the run gets none, and the runner refuses its unsigned lines.
+    // may have copied the key, so the reporter uses none, and the runner refuses its unsigned
+    // lines.
     if (__preinit_array_start != nullptr && __preinit_array_start[0] != &tl_reporter_preinit) {
-        g_taken = true;
+        take_key_and_events(envp, /*use_key=*/false);
         return;
     }
 #endif
-    take_key_and_events(envp);
+    take_key_and_events(envp, /*use_key=*/true);
 }
 
 #ifdef __ELF__
@@ -384,7 +399,7 @@ namespace {
 namespace {
 
 /// For a program whose .preinit_array did not run (not an ELF executable): the same, from main.
-void take_events_fd() { take_key_and_events(environ); }
+void take_events_fd() { take_key_and_events(environ, /*use_key=*/true); }
 
 /// Writes the whole line to the events pipe.
 void write_events(const std::string& line) {

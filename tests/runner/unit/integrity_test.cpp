@@ -11,6 +11,7 @@
 #include "core/events.h"
 #include "core/exercise_run.h"
 #include "core/integrity.h"
+#include "core/process.h"
 #include "tl_test/catch.h"
 
 namespace tl = torchlings::runner;
@@ -183,4 +184,47 @@ TEST_CASE("scan: no solution of the course, and no fixture answer, is flagged by
                    false));
     CHECK(has_flag(tl::flags_from_source("__attribute__((constructor)) void f() {}"),
                    "startup-order", false));
+}
+
+TEST_CASE("scan: no solution's object, as this build compiled it, is flagged") {
+    // CI builds every solution (ex_<id>_solution); a build without them checks none.
+    const fs::path fixtures(TL_RUNNER_FIXTURES);
+    const fs::path solutions = fixtures.parent_path().parent_path().parent_path() / "solutions";
+    const std::optional<fs::path> nm = tl::find_program("nm");
+    if (!nm) {
+        WARN("nm is not installed: no object scanned");
+        return;
+    }
+    int scanned = 0;
+    for (const auto& lesson : fs::directory_iterator(solutions)) {
+        if (!lesson.is_directory()) {
+            continue;
+        }
+        for (const auto& file : fs::directory_iterator(lesson.path())) {
+            if (file.path().extension() != ".cpp") {
+                continue;
+            }
+            const std::string target = file.path().stem().string() + "_solution";
+            for (const fs::path& object : tl::learner_objects(TL_RUNNER_BUILD_DIR, target)) {
+                const tl::ProcessResult listed =
+                    tl::run_process(tl::command_spec({nm->string(), "-P", object.string()}));
+                REQUIRE(listed.succeeded());
+                std::vector<tl::IntegrityFlag> flags = tl::flags_from_symbols(listed.output);
+                for (tl::IntegrityFlag& flag :
+                     tl::flags_from_sections(tl::elf_section_names(object))) {
+                    flags.push_back(flag);
+                }
+                std::string found;
+                for (const tl::IntegrityFlag& flag : flags) {
+                    found += "\n  " + flag.code + ": " + flag.detail;
+                }
+                INFO(object.string() << found);
+                CHECK(flags.empty());
+                ++scanned;
+            }
+        }
+    }
+    if (scanned == 0) {
+        WARN("no solution object in " << TL_RUNNER_BUILD_DIR << ": none scanned");
+    }
 }
