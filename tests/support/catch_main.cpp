@@ -88,6 +88,8 @@
 
 #include "tl_test/skip.h"
 
+extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
+
 namespace {
 
 // --- What differs between Catch2 v2 and v3, in one place ---
