@@ -166,6 +166,16 @@ case $case_name in
     expect "hx_preinit: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
       "and the file puts a function in .preinit_array"
     ;;
+  ifunc_resolver)
+    # An indirect function's resolver runs while the loader relocates the program, before any
+    # .preinit_array entry, and copies the key with tee(): its forgery verifies, and only the
+    # scan of the learner's object, which refuses indirect functions, stops it.
+    COURSE=$HOSTILE
+    run check hx_ifunc --json
+    expect_rc 1
+    expect "hx_ifunc: not passed, refused: the file has indirect functions" '"code": "ifunc"'
+    expect_not "Done!"
+    ;;
   contradicted_exit_status)
     # The unit tests cover classify(); here, end to end: hx_forge's exit handlers append a report
     # of passes after the real one, which now fails verification: an error, never a pass.
