@@ -414,8 +414,8 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         // What the file could have done to the reporter, though the report verified.
         if (const std::string refused = refusal_text(outcome.flags); !refused.empty()) {
             TestProgramRun& run = *outcome.run;
-            run.refusal = run.verdict == Verdict::kRefused ? run.refusal + "; and " + refused
-                                                           : refused;
+            run.refusal =
+                run.verdict == Verdict::kRefused ? run.refusal + "; and " + refused : refused;
             run.verdict = Verdict::kRefused;
         }
         report_run(context, exercise, *outcome.run);
