@@ -127,6 +127,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
     std::vector<std::string> ifuncs;
     std::vector<std::string> catch_uses;
     std::map<std::string_view, std::vector<std::string>> uses;
+    bool cuda_registered = false;
     for (const std::string& line : split_lines(nm_output)) {
         std::istringstream fields(line);
         std::string name;
@@ -141,6 +142,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
             continue;
         }
         if (kind == 'U' || kind == 'w' || kind == 'v') {
+            cuda_registered = cuda_registered || name == "__cudaRegisterFatBinary";
             if (starts_with(demangled, "Catch::")) {
                 catch_uses.push_back(demangled);
             }
@@ -164,6 +166,15 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
             }
         } else if (kind != 'W' && kind != 'V' && kind != 'u' && in_library_namespace(demangled)) {
             library_names.push_back(demangled);
+        }
+    }
+    // nvcc's registration code (a .cpp compiled as CUDA, lesson 09) unregisters its kernels from
+    // an atexit() handler of its own.
+    if (cuda_registered) {
+        std::vector<std::string>& exits = uses["exit-path"];
+        exits.erase(std::remove(exits.begin(), exits.end(), "atexit"), exits.end());
+        if (exits.empty()) {
+            uses.erase("exit-path");
         }
     }
     std::vector<IntegrityFlag> flags;

@@ -155,6 +155,13 @@ TEST_CASE("scan: symbols that replace a library's, or reach the reporter, are fo
               .empty());
 }
 
+TEST_CASE("scan: nvcc's own atexit() in a file compiled as CUDA is not the learner's") {
+    CHECK(tl::flags_from_symbols("__cudaRegisterFatBinary U\natexit U\n").empty());
+    CHECK(has_flag(tl::flags_from_symbols("__cudaRegisterFatBinary U\natexit U\n_exit U\n"),
+                   "exit-path", false));
+    CHECK(has_flag(tl::flags_from_symbols("atexit U\n"), "exit-path", false));
+}
+
 TEST_CASE("scan: sections that order start-up") {
     CHECK(has_flag(tl::flags_from_sections({".text", ".preinit_array"}), "preinit-array", true));
     CHECK(has_flag(tl::flags_from_sections({".init_array.00101"}), "startup-order", false));
