@@ -61,14 +61,16 @@ function(torchlings_add_exercise id)
   endif()
 
   # The learner's side: their file plus the tests. Warnings shown, never fatal.
-  add_executable(ex_${id} "${ARG_LEARNER}")
+  # The reporter's .preinit_array entry comes first (object sources link before the target's own
+  # objects): it takes the run's key before any code of the learner's file runs.
+  add_executable(ex_${id} "${ARG_LEARNER}" $<TARGET_OBJECTS:torchlings_reporter_first>)
   target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings
                                         torchlings_light_optimisation)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   if(ARG_SOLUTION)
-    add_executable(ex_${id}_solution "${ARG_SOLUTION}")
+    add_executable(ex_${id}_solution "${ARG_SOLUTION}" $<TARGET_OBJECTS:torchlings_reporter_first>)
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings
                                                  torchlings_light_optimisation)
     if(NOT ARG_NO_CTEST)
@@ -133,7 +135,7 @@ function(torchlings_add_exercise id)
   foreach(mistake IN LISTS ARG_MISTAKES)
     get_filename_component(slug "${mistake}" NAME_WE)
     set(target ex_${id}_mistake_${slug})
-    add_executable(${target} "${mistake}")
+    add_executable(${target} "${mistake}" $<TARGET_OBJECTS:torchlings_reporter_first>)
     target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings
                                             torchlings_light_optimisation)
     list(APPEND mistake_targets ${target})

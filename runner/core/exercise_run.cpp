@@ -368,7 +368,23 @@ std::vector<const Exercise*> select_exercises(const Course& course,
     return selected;
 }
 
+std::string forgery_reason(const TestRun& events) {
+    if (events.forged_lines > 0) {
+        return std::to_string(events.forged_lines) +
+               (events.forged_lines == 1 ? " line" : " lines") +
+               " of its test report did not come from the course's reporter (no valid signature "
+               "for this run), so the report was refused";
+    }
+    if (events.counts_disagree) {
+        return "its test report's totals contradict its own test cases, so the report was refused";
+    }
+    return {};
+}
+
 Verdict classify(const ProcessResult& process, const TestRun& events) {
+    if (events.forged()) {
+        return Verdict::kRefused;  // whatever else happened: the report is not the reporter's
+    }
     if (process.timed_out) {
         return Verdict::kTimedOut;
     }
@@ -417,9 +433,13 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
                      std::chrono::seconds(exercise.timeout_s),
                      kTestOutputLimit,
                      /*events_pipe=*/true};
+    // A fresh key per run: only the reporter, which takes it before the learner's code runs,
+    // can sign the lines (tests/support/catch_main.cpp).
+    spec.events_key = make_event_key();
     run.process = run_process(spec);
-    run.events = parse_test_events(run.process.events);
+    run.events = parse_test_events(run.process.events, spec.events_key);
     run.verdict = classify(run.process, run.events);
+    run.refusal = forgery_reason(run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
         run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
         run.all_cases = list_cases(program, context.root());
@@ -457,6 +477,8 @@ std::string run_problem(const TestProgramRun& run, std::string_view subject) {
         case Verdict::kContradicted:
             return "the test program's exit status (" + std::to_string(run.process.exit_code) +
                    ") contradicts its report";
+        case Verdict::kRefused:
+            return who + " was refused: " + run.refusal;
         default:
             return {};
     }

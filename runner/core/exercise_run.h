@@ -74,6 +74,10 @@ enum class Verdict {
     /// The program ended by itself before any test started, and ends so even when only asked to
     /// list its tests: code that runs before main() (a global's initializer) ended it.
     kExitedBeforeTests,
+    /// Refused: the report holds lines that the reporter did not write (no valid MAC under the
+    /// run's key, or out of sequence), or counts that its own case events contradict; or the
+    /// learner's file does what no answer may (integrity.h). Never a pass, and no score.
+    kRefused,
 };
 
 /// The outcome of one run of an exercise's test program.
@@ -85,7 +89,12 @@ struct TestProgramRun {
     /// Every case name, listed only when the run stopped early (crash, timeout), so that the
     /// summary can count the cases that never ran.
     std::vector<std::string> all_cases;
+    /// Why the run was refused (kRefused), in one sentence.
+    std::string refusal;
 };
+
+/// Why a report is refused, in one sentence; empty when it is not.
+[[nodiscard]] std::string forgery_reason(const TestRun& events);
 
 /// Classifies a run from how the process ended and what it reported.
 [[nodiscard]] Verdict classify(const ProcessResult& process, const TestRun& events);

@@ -24,6 +24,7 @@ enum class Msg {
     kTestsSkipped,           ///< appended to kTestsPassed: {0} skipped
     kDone,                   ///< {0} the kTestsPassed line
     kNotPassedContradicted,  ///< {0} id, {1} exit status
+    kNotPassedRefused,       ///< {0} id, {1} why (English)
     kAllSkipped,             ///< {0} id, {1} skipped, {2} total
     kBuildError,             ///< {0} id
     kStuck,                  ///< {0} command, {1} id

@@ -401,7 +401,8 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
         case Verdict::kTimedOut:
         case Verdict::kExitedEarly:
         case Verdict::kExitedBeforeTests:
-        case Verdict::kContradicted: {
+        case Verdict::kContradicted:
+        case Verdict::kRefused: {
             const StopText stop = *stop_text(run);
             std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
             const std::string site = crash_site(context, running);
@@ -428,6 +429,18 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
 }
 }  // namespace
 
+nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const IntegrityFlag& flag : flags) {
+        list.push_back({{"code", flag.code}, {"detail", flag.detail}, {"refused", flag.refused}});
+    }
+    return list;
+}
+
+std::string flag_line(const IntegrityFlag& flag) {
+    return std::string(flag.refused ? "refused: " : "flagged: ") + flag.code + ": " + flag.detail;
+}
+
 /// The description of one checked exercise.
 ExerciseReport describe(const Context& context, Sources& sources, const CheckOutcome& outcome) {
     if (outcome.exercise == nullptr) {
@@ -438,6 +451,7 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
     report.exercise = &exercise;
     report.test_file = sources.test_file(exercise);
     report.seconds = outcome.build.seconds;
+    report.flags = outcome.flags;
     if (outcome.problem) {
         report.status = Status::kError;
         report.error_outside_cases = true;
@@ -491,6 +505,12 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
             item.message = "Not counted: " + continue_sentence(report.summary) + ".";
             item.summary = "not counted: the exit status contradicts the report";
             item.type = "contradicted";
+        } else if (run.verdict == Verdict::kRefused) {
+            // A refused report scores nothing, whatever its cases say.
+            item.status = Status::kError;
+            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
+            item.summary = "not counted: the test report was refused";
+            item.type = "forged";
         } else if (result.status != CaseStatus::kPassed) {
             describe_failed_case(context, learner_file, run, result, item);
             if (item.failure_line > 0 && item.failure_file == report.test_file) {

@@ -13,6 +13,7 @@
 #include "core/context.h"
 #include "core/course.h"
 #include "core/exercise_run.h"
+#include "core/integrity.h"
 #include "learner/check.h"
 
 namespace torchlings::runner {
@@ -63,9 +64,10 @@ struct ExerciseReport {
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
     std::string test_file;  ///< as the learner reads it, or empty
-    /// Signs that the results may be forged, one word each, for the reports' "flags" list: a
-    /// hook left empty here, filled by the anti-forgery checks.
-    std::vector<std::string> flags;
+    /// What the learner's file does that no answer needs (core/integrity.h), for the teacher:
+    /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
+    /// also made the run refused.
+    std::vector<IntegrityFlag> flags;
 };
 
 /// The cases each exercise's tests declare (by id), for the exercises whose test program did not
@@ -94,6 +96,11 @@ class Sources {
     const Course* course_ = nullptr;
     std::map<std::string, std::vector<std::string>> lines_;
 };
+
+/// The flags as a JSON array of {"code", "detail", "refused"}.
+[[nodiscard]] nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags);
+/// One flag in one line: "refused: <code>: <detail>" or "flagged: <code>: <detail>".
+[[nodiscard]] std::string flag_line(const IntegrityFlag& flag);
 
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD.
 [[nodiscard]] std::string valid_utf8(std::string_view text);

@@ -52,6 +52,9 @@ json exercism_json(const ExerciseReport& report) {
     if (!report.output.empty()) {
         results["torchlings_output"] = report.output;
     }
+    if (!report.flags.empty()) {
+        results["torchlings_flags"] = flags_json(report.flags);
+    }
     make_valid_utf8(results);
     return results;
 }
@@ -170,6 +173,15 @@ std::string junit_suite(const ExerciseReport& report, const std::string& timesta
     const std::string classname = report.exercise->lesson + "." + report.exercise->id;
     std::string body;
     counts.seconds = report.seconds;
+    if (!report.flags.empty()) {
+        // JUnit's place for facts about a suite; properties come first in a <testsuite>.
+        body += "    <properties>\n";
+        for (const IntegrityFlag& flag : report.flags) {
+            body += "      <property" + attr("name", "torchlings.flag." + flag.code) +
+                    attr("value", flag_line(flag)) + "/>\n";
+        }
+        body += "    </properties>\n";
+    }
     if (report.error_outside_cases) {
         CaseReport error;
         error.name = report.build_failed ? "build" : "run";

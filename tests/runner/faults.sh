@@ -114,13 +114,78 @@ case $case_name in
     run list
     expect "failing +hx_forge"
     ;;
+  forged_stream_exit)
+    # In the failing test, the learner's code writes the rest of an all-passed report to every
+    # pipe it holds and calls _exit(0) (a pass before the reports were signed): its lines carry
+    # no valid MAC, so the run is refused and scores nothing; the teacher's reports flag it.
+    COURSE=$HOSTILE
+    run check hx_fake_stream --json --classroom "$WORK/classroom.json"
+    expect_rc 1
+    expect "hx_fake_stream: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      '"type": "forged"|"status": "error"' '"torchlings_flags"' '"code": "exit-path"' '"detail": "ends the program: uses _exit"'
+    expect_not "Done!"
+    expect_file "$WORK/classroom.json" '"max_score": 2'
+    [ "$(grep -c '"score": 1' "$WORK/classroom.json")" = 0 ] || fail "a refused run scores points"
+    ;;
+  key_from_environment)
+    # A global's initializer looks for the run's key in every TORCHLINGS_ variable and every
+    # descriptor in /proc/self/fd, then signs its forgery with what it found: the reporter took
+    # the key (and both variables) first, so nothing it signs verifies.
+    COURSE=$HOSTILE
+    run check hx_steal_key --json
+    expect_rc 1
+    expect "hx_steal_key: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      '"code": "process-files"' '"code": "environment"' '"code": "descriptors"'
+    ;;
+  exit_handler_forgery)
+    # Exit handlers (at_quick_exit, atexit) registered before main write a passing end of the
+    # report to copies of every descriptor, after quick_exit(0) in the failing test.
+    COURSE=$HOSTILE
+    run check hx_exit_forge --junit "$WORK/junit.xml"
+    expect_rc 1
+    expect "hx_exit_forge: not passed, refused: [0-9]+ lines of its test report did not come from the course's reporter"
+    expect_file "$WORK/junit.xml" 'property name="torchlings.flag.exit-path" value="flagged: exit-path: ends the program: uses _exit, at_quick_exit, atexit, quick_exit"'
+    expect_file "$WORK/junit.xml" 'type="forged"'
+    ;;
+  interposed_functions)
+    # The learner's file defines write() and HMAC(): in the test program they replace the C
+    # library's and OpenSSL's, so the forgery is signed with the real key. Only the scan of the
+    # learner's object can see that, and it refuses the run.
+    COURSE=$HOSTILE
+    run check hx_interpose --json
+    expect_rc 1
+    expect "hx_interpose: not passed, refused: the file defines HMAC, write outside any namespace" \
+      '"code": "interposes-symbol"' '"refused": true'
+    expect_not "Done!"
+    ;;
+  preinit_order)
+    # The learner's own .preinit_array function runs before every C++ initialiser, and would
+    # copy the key with tee(); the reporter's entry is linked first and has taken and closed the
+    # key's pipe, so the forgery does not verify; the scan refuses the section as well.
+    COURSE=$HOSTILE
+    run check hx_preinit
+    expect_rc 1
+    expect "hx_preinit: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      "and the file puts a function in .preinit_array"
+    ;;
+  ifunc_resolver)
+    # An indirect function's resolver runs while the loader relocates the program, before any
+    # .preinit_array entry, and copies the key with tee(): its forgery verifies, and only the
+    # scan of the learner's object, which refuses indirect functions, stops it.
+    COURSE=$HOSTILE
+    run check hx_ifunc --json
+    expect_rc 1
+    expect "hx_ifunc: not passed, refused: the file has indirect functions" '"code": "ifunc"'
+    expect_not "Done!"
+    ;;
   contradicted_exit_status)
-    # The unit tests cover classify(); here, end to end: a report of passes with exit status 7.
+    # The unit tests cover classify(); here, end to end: hx_forge's exit handlers append a report
+    # of passes after the real one, which now fails verification: an error, never a pass.
     COURSE=$HOSTILE
     prebuild ex_hx_forge
     run check hx_forge --json
     expect_rc 1
-    expect '"status": "fail"'
+    expect '"status": "error"' "the test report was refused"
     ;;
   static_exit)
     COURSE=$HOSTILE
