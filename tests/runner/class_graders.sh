@@ -15,7 +15,8 @@
 #    /autograder) holding source/ (the zip's contents), submission/ and results/.
 # Untouched stubs score 0 of 7, every case of the exercise that does not compile still listed;
 # one solved exercise scores exactly its 2 cases; the solutions score 7 of 7; an edited test is
-# refused with a clear message. Each result file is validated the way its platform validates it
+# refused with a clear message (so is a file of the submission's that would replace one of the
+# course's, and a header added where the tests' includes would find it). Each result file is validated the way its platform validates it
 # (validate_results.py). The zip the export prints has setup.sh and run_autograder at its root.
 # Only ./torchlings is replaced (TORCHLINGS_COMMAND: the runner binary on this build), since the
 # wrapper would set up the real course. Prints "ok", "FAIL: <why>", or "TL_SKIP: <why>".
@@ -241,5 +242,16 @@ printf '{}' >"$class/torchlings-manifest.json"
 classroom50 forged_manifest
 [ "$code" = 0 ] && fail "autograder.py graded a checkout whose manifest was replaced"
 has "$WORK/forged_manifest.out" "  torchlings-manifest.json"
+restore
+# A file the manifest does not list, where the tests' includes would find it first (in the
+# course itself, not from the submission): check --verify-tests refuses, and still writes the
+# Gradescope results, scoring 0.
+mkdir -p "$class/$tests/tl_test"
+printf '#define CHECK(x) ((void)0)\n#include_next <tl_test/catch.h>\n' >"$class/$tests/tl_test/catch.h"
+gradescope gs_shadow "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+$validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
+has "$results" "Not graded: files of the course other than your exercise files"
+has "$WORK/gs_shadow.out" "$tests/tl_test/catch.h is not in the class's copy"
+rm -rf "$class/$tests/tl_test"
 restore
 echo ok
