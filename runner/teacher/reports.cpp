@@ -232,6 +232,8 @@ struct ScoredCase {
 struct Scores {
     std::vector<ScoredCase> cases;
     json skipped = json::array();  ///< [{"name", "reason"}]
+    json flags = json::array();    ///< [{"exercise", "code", "detail", "refused"}] for the teacher
+    std::vector<std::string> flag_lines;  ///< the same, one line each
 };
 
 /// One point per test case that ran (or should have: a case never reached scores 0). A build
@@ -247,6 +249,13 @@ Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outc
     for (const CheckOutcome& outcome : outcomes) {
         const ExerciseReport report = describe(context, sources, outcome);
         const std::string& id = report.exercise->id;
+        for (json flag : flags_json(report.flags)) {
+            flag["exercise"] = id;
+            scores.flags.push_back(std::move(flag));
+        }
+        for (const IntegrityFlag& flag : report.flags) {
+            scores.flag_lines.push_back(id + ": " + flag_line(flag));
+        }
         if (report.error_outside_cases && report.cases.empty()) {
             const auto found = declared_by_id.find(id);
             std::vector<ListedCase> declared;
@@ -312,7 +321,8 @@ nlohmann::json classroom50_result(const Context& context, const std::vector<Chec
                    {"score", score},
                    {"max-score", static_cast<int>(scores.cases.size())},
                    {"tests", std::move(tests)},
-                   {"torchlings_skipped", scores.skipped}};
+                   {"torchlings_skipped", scores.skipped},
+                   {"torchlings_flags", scores.flags}};
     make_valid_utf8(result);
     return result;
 }
@@ -341,9 +351,16 @@ nlohmann::json gradescope_results(const Context& context, const std::vector<Chec
                 "\n  " + item["name"].get<std::string>() + ": " + item["reason"].get<std::string>();
         }
     }
+    if (!scores.flag_lines.empty()) {
+        output += "\nFor the teacher: what these files do that no answer needs:";
+        for (const std::string& line : scores.flag_lines) {
+            output += "\n  " + line;
+        }
+    }
     json results = {{"output", output},
                     {"tests", std::move(tests)},
-                    {"extra_data", {{"torchlings_skipped", scores.skipped}}}};
+                    {"extra_data",
+                     {{"torchlings_skipped", scores.skipped}, {"torchlings_flags", scores.flags}}}};
     make_valid_utf8(results);
     return results;
 }

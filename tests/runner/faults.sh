@@ -119,13 +119,15 @@ case $case_name in
     # pipe it holds and calls _exit(0) (a pass before the reports were signed): its lines carry
     # no valid MAC, so the run is refused and scores nothing; the teacher's reports flag it.
     COURSE=$HOSTILE
-    run check hx_fake_stream --json --classroom "$WORK/classroom.json"
+    run check hx_fake_stream --json --classroom50 "$WORK/result.json" --gradescope "$WORK/results.json"
     expect_rc 1
     expect "hx_fake_stream: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
       '"type": "forged"|"status": "error"' '"torchlings_flags"' '"code": "exit-path"' '"detail": "ends the program: uses _exit"'
     expect_not "Done!"
-    expect_file "$WORK/classroom.json" '"max_score": 2'
-    [ "$(grep -c '"score": 1' "$WORK/classroom.json")" = 0 ] || fail "a refused run scores points"
+    expect_file "$WORK/result.json" '"max-score": 2'
+    [ "$(grep -c '"score": 1' "$WORK/result.json")" = 0 ] || fail "a refused run scores points"
+    expect_file "$WORK/results.json" 'refused: exit-path|flagged: exit-path'
+    [ "$(grep -c '"score": 1' "$WORK/results.json")" = 0 ] || fail "a refused run scores points on Gradescope"
     ;;
   key_from_environment)
     # A global's initializer looks for the run's key in every TORCHLINGS_ variable and every

@@ -33,7 +33,7 @@ def classroom50(data, env):
     missing = AUTOGRADER_FIELDS - set(data)
     if missing:
         problems.append(f"fields missing: {sorted(missing)}")
-    extra = set(data) - AUTOGRADER_FIELDS - {"torchlings_skipped"}
+    extra = set(data) - AUTOGRADER_FIELDS - {"torchlings_skipped", "torchlings_flags"}
     if extra:
         problems.append(f"fields no autograder writes: {sorted(extra)}")
     if data.get("schema") != "classroom50/result/v1":
