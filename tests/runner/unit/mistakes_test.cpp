@@ -55,7 +55,7 @@ tl::Mistake mistake(bool gpu_only) {
 
 }  // namespace
 
-TEST_CASE("mistake catalogue: headings, the why in paragraphs, GPU only, signature; diffs skipped") {
+TEST_CASE("mistake catalogue: headings, the why in paragraphs, GPU only, signature, diffs skipped") {
     const std::string text =
         "# Mistakes: choose_device\n\nIntroduction, not a mistake.\n\n"
         "## always_cpu: Always the CPU\n\nIt ignores the report,\nwhich says CUDA.\n\n"
