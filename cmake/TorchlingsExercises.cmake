@@ -3,13 +3,12 @@
 # with the reference solution into ex_<id>_solution (default build, registered with CTest).
 # Nothing else ever links a learner's file, so a learner's compile error breaks one exercise only.
 
-include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the course check
+include(TorchlingsCourse)  # the layout (TorchlingsLayout.cmake), reading info.md, the course check
 # The one source of every listing program ex_<id>_cases (below): nothing, since the tests' objects
 # and the Catch2 main hold all it runs.
 set(TORCHLINGS_CASES_SOURCE "${CMAKE_BINARY_DIR}/torchlings_cases_listing.cpp")
 file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
      CONTENT "// The listing programs ex_<id>_cases: the tests' objects and the Catch2 main only.\n")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
 #                         [MISTAKES file...] [TIMEOUT s] [NO_TORCH] [NO_CTEST]
@@ -17,7 +16,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
 # Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue,
-# layout.h's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
+# TorchlingsLayout.cmake's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
 # mistakes are compiled by nvcc as CUDA, and the test side sees TL_EXERCISE_CUDA=1; otherwise they
@@ -209,7 +208,7 @@ endfunction()
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
 #                                 [CUDA] [NO_PCH] [LIBRARIES lib...])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
-# optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
+# optionally followed by `timeout_s: N`), with its files where TorchlingsLayout.cmake puts them. Called by
 # torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
 # whose stub, test or solution is missing, on a stub, test or solution that info.md does not
 # declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are

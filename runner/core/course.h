@@ -1,7 +1,8 @@
 /// @file
 /// @brief The course: its lessons (the `lessons/NN_topic/` folders and their README titles), its
-/// exercises (each lesson's `exercises/NN_topic/info.md`), their files by the rules of layout.h,
-/// and resolution of what a learner typed into exercises.
+/// exercises (each lesson's `exercises/NN_topic/info.md`), their files by the rules of the course's
+/// layout (core/layout.h, generated from cmake/TorchlingsLayout.cmake), and resolution of what a
+/// learner typed into exercises.
 #pragma once
 
 #include <filesystem>
