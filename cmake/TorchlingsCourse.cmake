@@ -3,24 +3,13 @@
 # Included by TorchlingsExercises.cmake; also runs on its own, building nothing:
 #   cmake -D ROOT=<course folder> -P cmake/TorchlingsCourse.cmake
 #
-# The path rules and the default time limit have one owner, the runner's layout.h; they are
-# read here as TORCHLINGS_LAYOUT_<name> (kDefaultTimeoutS, kLearnerFile, kSolutionFile, ...).
+# The path rules and the default time limit have one owner, TorchlingsLayout.cmake, which sets
+# TORCHLINGS_LAYOUT_<name> (kDefaultTimeoutS, kLearnerFile, kSolutionFile, ...).
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   cmake_policy(SET CMP0057 NEW)  # if(IN_LIST); in a configure the project's minimum sets it
 endif()
-set(TORCHLINGS_LAYOUT_H "${CMAKE_CURRENT_LIST_DIR}/../runner/core/layout.h")
+include("${CMAKE_CURRENT_LIST_DIR}/TorchlingsLayout.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/TorchlingsMistakes.cmake")
-file(STRINGS "${TORCHLINGS_LAYOUT_H}" layout_lines REGEX "^inline constexpr [a-z_:]+ k[A-Za-z]+ = ")
-foreach(line IN LISTS layout_lines)
-  string(REGEX REPLACE "^inline constexpr [a-z_:]+ (k[A-Za-z]+) = \"?([^\";]*)\"?;.*" "\\1;\\2"
-         name_value "${line}")
-  list(GET name_value 0 name)
-  list(GET name_value 1 value)
-  set(TORCHLINGS_LAYOUT_${name} "${value}")
-endforeach()
-if(NOT TORCHLINGS_LAYOUT_kDefaultTimeoutS OR NOT TORCHLINGS_LAYOUT_kTestFile)
-  message(FATAL_ERROR "could not read the course layout from ${TORCHLINGS_LAYOUT_H}")
-endif()
 
 # <out> = <root>/ + the layout pattern TORCHLINGS_LAYOUT_<kind> for one lesson folder and id
 # (and, for kMistakeFile, a slug: the optional last argument).
@@ -34,7 +23,7 @@ function(torchlings_layout_path out kind root folder id)
 endfunction()
 
 # torchlings_mistake_catalogue(<out> <root> <folder> <id>): the exercise's catalogue of mistakes
-# (layout.h's kMistakeFile, read by TorchlingsMistakes.cmake); it may not exist.
+# (kMistakeFile, read by TorchlingsMistakes.cmake); it may not exist.
 function(torchlings_mistake_catalogue out root folder id)
   torchlings_layout_path(path kMistakeFile "${root}" "${folder}" "${id}")
   set(${out} "${path}" PARENT_SCOPE)

@@ -3,16 +3,20 @@
 # with the reference solution into ex_<id>_solution (default build, registered with CTest).
 # Nothing else ever links a learner's file, so a learner's compile error breaks one exercise only.
 
-include(TorchlingsCourse)  # the layout (from layout.h), reading info.md, the course check
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAYOUT_H}")
+include(TorchlingsCourse)  # the layout (TorchlingsLayout.cmake), reading info.md, the course check
+# The one source of every listing program ex_<id>_cases (below): nothing, since the tests' objects
+# and the Catch2 main hold all it runs.
+set(TORCHLINGS_CASES_SOURCE "${CMAKE_BINARY_DIR}/torchlings_cases_listing.cpp")
+file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
+     CONTENT "// The listing programs ex_<id>_cases: the tests' objects and the Catch2 main only.\n")
 
 # torchlings_add_exercise(<id> LESSON NN LEARNER file TEST file [SOLUTION file]
-#                         [MISTAKES file...] [TIMEOUT s] [GIVEN case...] [NO_TORCH] [NO_CTEST]
+#                         [MISTAKES file...] [TIMEOUT s] [NO_TORCH] [NO_CTEST]
 #                         [CUDA] [LIBRARIES lib...] [NO_PCH])
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
 # Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue,
-# layout.h's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
+# TorchlingsLayout.cmake's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
 # ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
 # mistakes are compiled by nvcc as CUDA, and the test side sees TL_EXERCISE_CUDA=1; otherwise they
@@ -20,7 +24,7 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TORCHLINGS_LAY
 # either way.
 function(torchlings_add_exercise id)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_TORCH;NO_CTEST;CUDA;NO_PCH"
-                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "GIVEN;MISTAKES;LIBRARIES")
+                        "LESSON;LEARNER;SOLUTION;TEST;TIMEOUT" "MISTAKES;LIBRARIES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${TORCHLINGS_LAYOUT_kDefaultTimeoutS})
   endif()
@@ -38,15 +42,34 @@ function(torchlings_add_exercise id)
     endif()
   endif()
 
+  # The cases the tests declare, listed without the learner's file, for the reports of a file
+  # that does not compile: each of its cases must still be listed (and score 0). Catch2 itself
+  # names them, from the tests' objects (already built: the runner's build goes on past the
+  # learner's error) and the course's Catch2 main, linked with the learner's symbols left
+  # unresolved; the program only ever runs with --list-cases-for-ctest, which calls none of
+  # them. Not PIE and bound lazily, so that the loader never looks for those symbols. Built by
+  # the runner on demand (a link of a second or two), never by default.
+  add_executable(ex_${id}_cases "${TORCHLINGS_CASES_SOURCE}")
+  target_link_libraries(ex_${id}_cases PRIVATE ex_${id}_tests)
+  set_target_properties(ex_${id}_cases PROPERTIES EXCLUDE_FROM_ALL ON POSITION_INDEPENDENT_CODE OFF)
+  if(APPLE)
+    target_link_options(ex_${id}_cases PRIVATE "LINKER:-undefined,dynamic_lookup")
+  else()
+    target_link_options(ex_${id}_cases PRIVATE "LINKER:--unresolved-symbols=ignore-all"
+                                               "LINKER:-z,lazy" "-no-pie")
+  endif()
+
   # The learner's side: their file plus the tests. Warnings shown, never fatal.
-  add_executable(ex_${id} "${ARG_LEARNER}")
+  # The reporter's .preinit_array entry comes first (object sources link before the target's own
+  # objects): it takes the run's key before any code of the learner's file runs.
+  add_executable(ex_${id} "${ARG_LEARNER}" $<TARGET_OBJECTS:torchlings_reporter_first>)
   target_link_libraries(ex_${id} PRIVATE ex_${id}_tests torchlings_learner_warnings
                                         torchlings_light_optimisation)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   if(ARG_SOLUTION)
-    add_executable(ex_${id}_solution "${ARG_SOLUTION}")
+    add_executable(ex_${id}_solution "${ARG_SOLUTION}" $<TARGET_OBJECTS:torchlings_reporter_first>)
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings
                                                  torchlings_light_optimisation)
     if(NOT ARG_NO_CTEST)
@@ -111,7 +134,7 @@ function(torchlings_add_exercise id)
   foreach(mistake IN LISTS ARG_MISTAKES)
     get_filename_component(slug "${mistake}" NAME_WE)
     set(target ex_${id}_mistake_${slug})
-    add_executable(${target} "${mistake}")
+    add_executable(${target} "${mistake}" $<TARGET_OBJECTS:torchlings_reporter_first>)
     target_link_libraries(${target} PRIVATE ex_${id}_tests torchlings_learner_warnings
                                             torchlings_light_optimisation)
     list(APPEND mistake_targets ${target})
@@ -148,7 +171,7 @@ function(torchlings_add_exercise id)
     endforeach()
   endif()
 
-  # CI: the untouched stub must fail every case (but the given ones) by assertion or exception.
+  # CI: the untouched stub must fail every case by assertion or exception.
   if(TORCHLINGS_STUB_CHECK AND NOT ARG_NO_CTEST)
     add_test(NAME "${id}/stub_fails_by_assertion"
              COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}" --build-dir "${CMAKE_BINARY_DIR}"
@@ -185,7 +208,7 @@ endfunction()
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
 #                                 [CUDA] [NO_PCH] [LIBRARIES lib...])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
-# optionally followed by `timeout_s: N`), with its files where layout.h puts them. Called by
+# optionally followed by `timeout_s: N`), with its files where TorchlingsLayout.cmake puts them. Called by
 # torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
 # whose stub, test or solution is missing, on a stub, test or solution that info.md does not
 # declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are

@@ -25,7 +25,7 @@ endfunction()
 #    8.5 s with all of <torch/torch.h> precompiled and 13 to 18 s without. Most of what remains
 #    is GCC instantiating, at the end of every file, the templates those headers' inline
 #    functions use: a precompiled header cannot keep them (Clang's -fpch-instantiate-templates
-#    can; see the README's benchmark section).
+#    can; see docs/performance.md, "Why Clang").
 #  - torchlings_pch: <torch/torch.h>, for the lessons, benchmarks and tests, which include it.
 # The exercises' two are built with the exercise files' -Og (cmake/TorchlingsToolchain.cmake).
 if(TORCHLINGS_PCH)

@@ -4,12 +4,15 @@
     python3 docs/check_translations.py <course root> [--every-lesson]
 
 For every English page with a Korean sibling (the top README.md, each lessons/NN_topic/README.md,
-docs/cheatsheet.md; the sibling is NAME.ko.md beside it) both pages must have, in the same order:
+each page of docs/; the sibling is NAME.ko.md beside it; a page of docs/ without one fails, but
+for mainpage.md, whose Korean twin is optional) both pages must have, in the same order:
 the same headings (by level), the same fenced code blocks (by info string), the same
 `<!-- demo-output -->` / `<!-- gpu-output -->` markers; every ```text block (shown output) must be
-identical. In the cheat sheet every table row must also hold the same code spans (the compiled
-C++ column). For each exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with
-as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
+identical, and every other code block must hold the same code: its comments (`#` in sh, cmake and
+python; `//` and `/* */` in cpp) may be translated, reworded or wrapped differently, but once they
+and blank lines are set aside the lines must be identical. In the cheat sheet every table row
+must also hold the same code spans (the compiled C++ column). For each
+exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
 Exit status: 0 in step, 1 not (each problem on one line: file, section, what was expected).
 """
 import re
@@ -20,6 +23,54 @@ FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
 MARKER = re.compile(r"^\s*(<!-- (?:demo|gpu)-output -->)\s*$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# The comment syntax of each info string whose comments a translation may change.
+HASH_COMMENTS = {"sh", "bash", "shell", "console", "cmake", "python", "py"}
+SLASH_COMMENTS = {"cpp", "c++", "c", "cu", "cuda", "h", "hpp"}
+
+
+def without_comments(code, language):
+    """The lines of a code block with its comments and blank lines set aside: (line number in the
+    block, code). Quotes are honoured (a `#` or `//` inside a string is code); in sh a `#` starts
+    a comment only at the start of a word (`$#`, `${#x}` are code)."""
+    out, in_block = [], False
+    for number, line in enumerate(code.splitlines(), 1):
+        if language not in HASH_COMMENTS | SLASH_COMMENTS:
+            out.append((number, line.rstrip()))
+            continue
+        kept, quote, i = [], None, 0
+        while i < len(line):
+            c = line[i]
+            if in_block:
+                if line.startswith("*/", i):
+                    in_block, i = False, i + 2
+                else:
+                    i += 1
+                continue
+            if quote:
+                kept.append(c)
+                if c == "\\" and i + 1 < len(line):
+                    kept.append(line[i + 1])
+                    i += 1
+                elif c == quote:
+                    quote = None
+                i += 1
+                continue
+            if c in "\"'" and not (language in SLASH_COMMENTS and c == "'" and i > 0
+                                    and line[i - 1].isalnum()):  # C++14 digit separator 1'000
+                quote = c
+            elif language in HASH_COMMENTS and c == "#" and (i == 0 or line[i - 1] in " \t;|&("):
+                break
+            elif language in SLASH_COMMENTS and line.startswith("//", i):
+                break
+            elif language in SLASH_COMMENTS and line.startswith("/*", i):
+                in_block, i = True, i + 2
+                continue
+            kept.append(c)
+            i += 1
+        text = "".join(kept).rstrip()
+        if text.strip():
+            out.append((number, text))
+    return out
 
 
 def tokens(path):
@@ -81,6 +132,27 @@ def compare_page(root, english, korean, problems, spans=False):
                     f"expected {el[at]!r}" if at < len(el) else
                     f"{ko_rel}:{k[2]}: in section '{k[3]}': the ```text block has more lines than "
                     f"{en_rel}:{e[2]} (section '{e[3]}')")
+            elif e[0].startswith("```") and e[0] != "```text":
+                language = e[0][3:].lower()
+                el, kl = without_comments(e[1], language), without_comments(k[1], language)
+                if [c for _, c in el] != [c for _, c in kl]:
+                    at = next(j for j in range(max(len(el), len(kl)))
+                              if j >= len(el) or j >= len(kl) or el[j][1] != kl[j][1])
+                    block = f"the {e[0]} block at {ko_rel}:{k[2]} (section '{k[3]}')"
+                    where_en = f"{en_rel}:{e[2]} (section '{e[3]}')"
+                    if at >= len(el):
+                        problems.append(f"{ko_rel}:{k[2] + kl[at][0]}: {block} has code that "
+                                        f"{where_en} does not: {kl[at][1].strip()!r} (only "
+                                        "comments may differ)")
+                    elif at >= len(kl):
+                        problems.append(f"{ko_rel}:{k[2]}: {block} ends before "
+                                        f"{en_rel}:{e[2] + el[at][0]}: expected "
+                                        f"{el[at][1].strip()!r} (only comments may differ)")
+                    else:
+                        problems.append(f"{ko_rel}:{k[2] + kl[at][0]}: {block}: code differs "
+                                        f"from {en_rel}:{e[2] + el[at][0]}: expected "
+                                        f"{el[at][1].strip()!r}, found {kl[at][1].strip()!r} "
+                                        "(only comments may differ)")
             continue
         if e is None:
             problems.append(f"{ko_rel}:{k[2]}: in section '{k[3]}': {k[0]} that {en_rel} does not "
@@ -126,13 +198,19 @@ def main():
     root = Path(args[0]).resolve()
     problems, pairs = [], 0
     lessons = sorted(p for p in (root / "lessons").glob("[0-9][0-9]_*") if p.is_dir())
-    pages = [(root / "README.md", False), (root / "docs" / "cheatsheet.md", True)]
+    # The pages of docs/ that the site shows in both languages (docs/site.py): each needs its twin.
+    docs = sorted(p for p in (root / "docs").glob("*.md") if not p.name.endswith(".ko.md"))
+    pages = [(root / "README.md", False)]
+    pages += [(page, page.name == "cheatsheet.md") for page in docs]
     pages += [(lesson / "README.md", False) for lesson in lessons]
     for english, spans in pages:
         korean = english.with_suffix(".ko.md")
         if korean.exists():
             pairs += 1
             compare_page(root, english, korean, problems, spans)
+        elif english.parent == root / "docs" and english.name != "mainpage.md":
+            problems.append(f"{korean.relative_to(root)}: missing: every page of docs/ has a "
+                            f"Korean twin (translate docs/{english.name})")
     if "--every-lesson" in sys.argv:
         for lesson in lessons:
             if not (lesson / "README.ko.md").exists():

@@ -12,7 +12,9 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
   each link to an exercise's file (exercises/NN_topic/id.cpp) and each `id` of a lesson's exercise
   table into a reference to the exercise on its lesson's exercise page, which shows the file;
 - lesson pages ending with links to the previous and the next lesson;
-- mainpage.md listing the lessons in order in both languages, and the other pages.
+- emphasis that touches a letter (`**텐서 자신**을`) written as HTML, which Doxygen renders;
+- mainpage.md listing the lessons in order and the other pages; with mainpage.ko.md, a Korean
+  main page (mainpage_ko) listing the Korean pages, each main page switching to the other.
 A link to a Korean page not written yet leads to the English one; a link to a file the site has
 no page for stops the build (name the page, or drop the link).
 Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html; and
@@ -30,6 +32,35 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 SWITCH = re.compile(r"^(\[English\]\([^)]*\) · 한국어|English · \[한국어\]\([^)]*\))\s*$")
 EXERCISE = re.compile(r"^## ([a-z0-9_]+):")
 IMAGES = (".png", ".svg", ".jpg", ".jpeg", ".gif")
+CODE_SPAN = re.compile(r"(`+).+?\1")
+EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?!\*)")
+
+
+def emphasis(line):
+    """The line with each emphasis that Doxygen, unlike GitHub, leaves as literal asterisks written
+    as HTML: one that touches a letter (**텐서 자신**을, *N*배: Korean particles follow their word
+    without a space) or follows a quote, one that starts or ends with a code span, one of a single
+    letter (*i*)."""
+    spans = []
+
+    def keep(match):
+        spans.append(match.group(0))
+        return f"\0{len(spans) - 1}\0"
+
+    masked = CODE_SPAN.sub(keep, line)
+
+    def html(match):
+        before = masked[match.start() - 1:match.start()]
+        after = masked[match.end():match.end() + 1]
+        inner = match.group(2)
+        if not (re.match(r"\S", before) or re.match(r"\w", after) or inner[0] == "\0"
+                or inner[-1] == "\0" or len(inner) == 1):
+            return match.group(0)
+        tag = "strong" if match.group(1) == "**" else "em"
+        return f"<{tag}>{match.group(2)}</{tag}>"
+
+    masked = EMPHASIS.sub(html, masked)
+    return re.sub(r"\0(\d+)\0", lambda m: spans[int(m.group(1))], masked)
 
 
 def slug(text):
@@ -98,7 +129,11 @@ def collect(root):
                               *pair(folder / "README.md", "lesson" + number, "lesson", number),
                               *pair(root / "exercises" / folder.name / "info.md",
                                     "exercises" + number, "exercises", number)))
-    pair(root / "docs" / "cheatsheet.md", "cheatsheet", "cheatsheet")
+    # The pages of docs/ (the cheat sheet, where the course runs, its performance, maintainers'
+    # notes), each with its Korean twin NAME.ko.md; the page name is the file's (cheatsheet_ko).
+    for page in sorted((root / "docs").glob("*.md")):
+        if page.name != "mainpage.md" and not page.name.endswith(".ko.md"):
+            pair(page, page.stem, page.stem)
     add(root / "docs" / "glossary.ko.md", "glossary_ko", "ko", "glossary")
     add(root / "runner" / "README.md", "runner_readme", "en", "runner")
     return pages, [lesson for lesson in lessons if lesson.page["en"]]
@@ -152,7 +187,7 @@ class Site:
             # else Doxygen finds it in IMAGE_PATH and copies it
         else:
             self.problems.append(f"{where}: link {href}: the site has no page for {rel}; link a "
-                                 "lesson, an exercise, a README or the cheat sheet")
+                                 "lesson, an exercise, a README or a page of docs/")
         return None
 
     def with_links(self, page):
@@ -164,6 +199,7 @@ class Site:
             if match and (fence is None or match.group(1)[0] == fence):
                 fence = None if fence else match.group(1)[0]
             elif fence is None:
+                line = emphasis(line)
                 line = LINK.sub(lambda m: (f"{m.group(1)}[{m.group(2)}]({ref})"
                                            if (ref := self.reference(page, m.group(3)))
                                            else m.group(0)), line)
@@ -186,6 +222,10 @@ class Site:
         if lesson and page.kind == "exercises":
             links.append(f"[{'강의' if ko else 'Lesson'} {page.number}]"
                          f"(@ref {lesson.page_in(page.lang).name})")
+        elif lesson and lesson.exercises[page.lang]:
+            # A subpage: in the sidebar the exercise page sits under its lesson.
+            links.append(f"@subpage {lesson.exercises[page.lang].name} "
+                         f"\"{'연습 문제' if ko else 'Exercises'}\"")
         elif lesson and lesson.exercises_in(page.lang):
             links.append(f"[{'연습 문제' if ko else 'Exercises'}]"
                          f"(@ref {lesson.exercises_in(page.lang).name})")
@@ -195,7 +235,9 @@ class Site:
         """A lesson page's last line: the previous lesson, the contents, the next lesson."""
         at = [l.number for l in self.lessons].index(page.number)
         word = "강의" if page.lang == "ko" else "Lesson"
-        links = [f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref mainpage)"]
+        contents = ("mainpage_ko" if page.lang == "ko" and (self.root / "docs" / "mainpage.ko.md")
+                    .exists() else "mainpage")
+        links = [f"[{'목차' if page.lang == 'ko' else 'Contents'}](@ref {contents})"]
         if at > 0:
             previous = self.lessons[at - 1]
             links.insert(0, f"[← {word} {previous.number}](@ref {previous.page_in(page.lang).name})")
@@ -240,33 +282,79 @@ class Site:
             lines = ["### 힌트" if re.match(r"^### Hint\s*$", line) else line for line in lines]
         return "\n".join(lines).lstrip("\n") + "\n"
 
-    def main_page(self):
-        """docs/mainpage.md, then every page in order (each once, as a subpage)."""
-        main = (self.root / "docs" / "mainpage.md").read_text(encoding="utf-8").rstrip("\n")
-        main = main.splitlines() + ["", "## Lessons", ""]
-        for lesson in self.lessons:
-            row = f"- @subpage {lesson.page['en'].name}"
-            if lesson.exercises["en"]:
-                row += f" · @subpage {lesson.exercises['en'].name} \"exercises\""
-            main.append(row)
-        korean = [l for l in self.lessons if l.page["ko"] or l.exercises["ko"]]
-        if korean:
-            main += ["", "## 강의 (한국어)", ""]
-        for lesson in korean:
-            row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
-                   f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
-            if lesson.exercises["ko"]:
-                row += f" · @subpage {lesson.exercises['ko'].name} \"연습 문제\""
-            main.append(row)
-        main += ["", "## More", ""]
+    def main_pages(self):
+        """docs/mainpage.md, then every page in order (each once, as a subpage); with
+        docs/mainpage.ko.md, a Korean main page too (mainpage_ko), which holds the Korean pages
+        and is itself a subpage of the English one. Returns {page name: text}."""
+        docs = self.root / "docs"
         names = {page.name for page in self.pages.values()}
-        for name, text in (("readme", "The course's README"), ("readme_ko", "과정 README (한국어)"),
-                           ("cheatsheet", None), ("cheatsheet_ko", None), ("glossary_ko", None),
-                           ("runner_readme", "The runner: commands, exit codes, metadata")):
-            if name in names:
-                main.append(f"- @subpage {name}" + (f" \"{text}\"" if text else ""))
-        main.append("- The API reference of `common/`: [classes](annotated.html), [files](files.html)")
-        return "\n".join(main) + "\n"
+        korean_main = (docs / "mainpage.ko.md").exists()
+
+        def opening(file, switch):
+            lines = (docs / file).read_text(encoding="utf-8").rstrip("\n").splitlines()
+            return lines[:1] + ["", switch] + lines[1:] if korean_main else lines
+
+        def heading(text):
+            # HTML, not Markdown: a Markdown heading would be a section, listed in the sidebar
+            # among the pages.
+            return f"<h2>{text}</h2>"
+
+        def lesson_rows(lang):
+            rows = []
+            for lesson in self.lessons:
+                # An exercise page is its lesson page's subpage (header()) where both exist.
+                ex = lesson.exercises[lang]
+                link = "@ref" if lesson.page[lang] else "@subpage"
+                if lang == "en":
+                    row = f"- @subpage {lesson.page['en'].name}"
+                    if ex:
+                        row += f" · {link} {ex.name} \"exercises\""
+                elif lesson.page["ko"] or ex:
+                    row = (f"- @subpage {lesson.page['ko'].name}" if lesson.page["ko"] else
+                           f"- 강의 {lesson.number}: @ref {lesson.page['en'].name} \"English\"")
+                    if ex:
+                        row += f" · {link} {ex.name} \"연습 문제\""
+                else:
+                    continue
+                rows.append(row)
+            return rows
+
+        def listed(more):
+            # Any other page of docs/ in that language comes after these, so that none is left out.
+            langs = {lang for name, _ in more
+                     for lang in ("ko" if name.endswith("_ko") else "en",)}
+            more = more + [(page.name, None)
+                           for page in sorted(self.pages.values(), key=lambda p: p.name)
+                           if page.source.parent == docs and page.name not in dict(more)
+                           and page.lang in langs]
+            return [f"- @subpage {name}" + (f" \"{text}\"" if text else "")
+                    for name, text in more if name in names]
+
+        api = "[classes](annotated.html), [files](files.html)"
+        english = [("readme", "The course's README"), ("cheatsheet", None), ("platforms", None),
+                   ("performance", None), ("maintainers", None),
+                   ("runner_readme", "The runner: commands, exit codes, metadata")]
+        korean = [("readme_ko", "과정 README"), ("cheatsheet_ko", None), ("glossary_ko", None),
+                  ("platforms_ko", None), ("performance_ko", None), ("maintainers_ko", None)]
+        # The Korean main page is the first subpage: at the top of the sidebar for a Korean reader.
+        main = opening("mainpage.md", "English · @subpage mainpage_ko \"한국어\"")
+        main += ["", heading("Lessons"), ""] + lesson_rows("en")
+        if not korean_main:
+            rows = lesson_rows("ko")
+            main += (["", heading("강의 (한국어)"), ""] + rows) if rows else []
+            both = english[:1] + korean[:1] + english[1:] + korean[1:]
+            main += ["", heading("More"), ""] + listed(both)
+        else:
+            main += ["", heading("More"), ""] + listed(english)
+        main.append(f"- The API reference of `common/`: {api}")
+        pages = {"mainpage": "\n".join(main) + "\n"}
+        if korean_main:
+            ko = opening("mainpage.ko.md", "[English](@ref mainpage) · 한국어")
+            ko += ["", heading("강의"), ""] + lesson_rows("ko")
+            ko += ["", heading("더 보기"), ""] + listed(korean)
+            ko.append(f"- `common/`의 API 문서(영어): {api}")
+            pages["mainpage_ko"] = "\n".join(ko) + "\n"
+        return pages
 
 
 def stage(root, out):
@@ -280,7 +368,8 @@ def stage(root, out):
         old.unlink()
     for page in site.pages.values():
         (out / f"{page.name}.md").write_text(site.staged(page, linked[page.name]), encoding="utf-8")
-    (out / "mainpage.md").write_text(site.main_page(), encoding="utf-8")
+    for name, text in site.main_pages().items():
+        (out / f"{name}.md").write_text(text, encoding="utf-8")
     return sorted(out.glob("*.md"))
 
 

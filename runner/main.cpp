@@ -80,6 +80,7 @@ struct Options {
     std::string mistake_id;
     std::string mistake_slug;
     bool mistake_record = false;
+    DevOptions dev;
 };
 
 /// One verb of the command line: its name, its help, its options and what it does. A verb with
@@ -120,8 +121,10 @@ std::vector<Verb> verbs(Options& o) {
                         "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
                         "goes to stderr");
              v.add_option("--junit", o.check.junit_file, "Also write JUnit XML to this file");
-             v.add_option("--classroom", o.check.classroom_file,
-                          "Also write the GitHub Classroom autograding result to this file");
+             v.add_option("--classroom50", o.check.classroom50_file,
+                          "Also write Classroom 50's result.json (classroom50/result/v1) here");
+             v.add_option("--gradescope", o.check.gradescope_file,
+                          "Also write Gradescope's results.json here");
              v.add_flag("--verify-tests", o.check.verify_tests,
                         "First refuse (exit 5) if the course's tests differ from "
                         "torchlings-manifest.json; alone, only that");
@@ -157,7 +160,9 @@ std::vector<Verb> verbs(Options& o) {
              v.add_flag("!--no-diff", o.solution.diff, "Leave out the diff with your file");
          },
          [&o](Context& c) { return code(solution_command(c, o.solution)); }},
-        {"export", "Teachers: write the course without solutions, for a class repository", false,
+        {"export",
+         "Teachers: the course without solutions, with the graders of Classroom 50 and Gradescope",
+         false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
          },
@@ -200,6 +205,12 @@ std::vector<Verb> verbs(Options& o) {
          [&o](Context& c) {
              return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record));
          }},
+        {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", true,
+         [&o](CLI::App& v) {
+             v.add_option("action", o.dev.action, "new or check")->required();
+             v.add_option("args", o.dev.args, "new: the lesson number and the exercise id");
+         },
+         [&o](Context& c) { return code(dev_command(c, o.dev)); }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
          [](CLI::App&) {}, [](Context& c) { return code(mistakes_command(c)); }},
     };

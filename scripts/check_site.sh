@@ -5,6 +5,7 @@
 #
 # 1. builds the site (the docs target: Doxygen warnings and broken local links — a href or src to
 #    a missing file or #anchor — fail it; docs/site.py);
+#    in the theme doxygen-awesome-css where it is installed (a note says so where it is not);
 # 2. opens every page, both languages, in headless Chromium from Debian and checks its title, its
 #    code blocks, that every image loads and that nothing is logged as a console error
 #    (scripts/check_site.py), and writes one screenshot per language to <build>/site-check/.
@@ -28,6 +29,12 @@ if [ -f "$BUILD/CMakeCache.txt" ]; then
   cmake --build "$BUILD" --target docs || { echo "check_site: the site did not build" >&2; exit 1; }
 else
   ./torchlings docs || { echo "check_site: the site did not build" >&2; exit 1; }
+fi
+
+# The theme is optional (docs/CMakeLists.txt): without it the screenshots show Doxygen's default look.
+if grep -q '^TORCHLINGS_DOXYGEN_AWESOME_DIR:PATH=.*NOTFOUND' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+  echo "check_site: note: doxygen-awesome-css is not installed, so the site wears Doxygen's default" \
+       "look; install it (sudo apt-get install -y doxygen-awesome-css) and reconfigure $BUILD" >&2
 fi
 
 # Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).

@@ -145,11 +145,9 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                          std::string(value) + "\"");
                 }
                 exercise.timeout_s = std::stoi(std::string(value));
-            } else if (line.starts_with("given:") && !trimmed(line.substr(6)).empty()) {
-                exercise.given_tests.emplace_back(trimmed(line.substr(6)));
             } else {
                 fail(
-                    "expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
+                    "expected \"timeout_s: N\" or a \"### Hint\" "
                     "section below \"## " +
                     exercise.id + "\", got \"" + std::string(line) + "\"");
             }
@@ -211,7 +209,7 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
                              std::string(reference) +
                              ": the same \"## id: ...\" headings in the same order, the same "
                              "number of \"### Hint\" sections under each, the same timeout_s: "
-                             "and given: lines; only titles and hint text differ";
+                             "lines; only titles and hint text differ";
     const auto fail = [&](int line, const std::string& problem) {
         throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + problem +
                                rule);
@@ -235,9 +233,8 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
                                   std::string(reference) + " has " +
                                   std::to_string(ours.hints.size()));
         }
-        if (theirs.timeout_s != ours.timeout_s || theirs.given_tests != ours.given_tests) {
-            fail(theirs.line, "\"## " + theirs.id +
-                                  "\" has other timeout_s: or given: lines than " +
+        if (theirs.timeout_s != ours.timeout_s) {
+            fail(theirs.line, "\"## " + theirs.id + "\" has another timeout_s: line than " +
                                   std::string(reference));
         }
     }

@@ -1,7 +1,8 @@
 /// @file
 /// @brief The course: its lessons (the `lessons/NN_topic/` folders and their README titles), its
-/// exercises (each lesson's `exercises/NN_topic/info.md`), their files by the rules of layout.h,
-/// and resolution of what a learner typed into exercises.
+/// exercises (each lesson's `exercises/NN_topic/info.md`), their files by the rules of the course's
+/// layout (core/layout.h, generated from cmake/TorchlingsLayout.cmake), and resolution of what a
+/// learner typed into exercises.
 #pragma once
 
 #include <filesystem>
@@ -28,7 +29,6 @@ struct Exercise {
     std::string title;   ///< one line for people
     int line = 0;        ///< the line of its `## id: title` heading in the file it was read from
     int timeout_s = layout::kDefaultTimeoutS;  ///< the test program is stopped after this long
-    std::vector<std::string> given_tests;      ///< cases that an untouched stub may pass
     std::vector<std::string> hints;            ///< Markdown, revealed one at a time by `hint`
 };
 
@@ -42,15 +42,15 @@ class Course {
     static Course load(const std::filesystem::path& root, Language language = Language::kEnglish);
 
     /// The exercises that one lesson's info.md declares; `source` names it in error messages.
-    /// Each `## id: title` heading declares an exercise; `timeout_s: N` and `given: case name`
-    /// lines may follow it; each `### Hint` section below it is one hint.
+    /// Each `## id: title` heading declares an exercise; a `timeout_s: N` line may follow
+    /// it; each `### Hint` section below it is one hint.
     static std::vector<Exercise> parse_exercises(std::string_view markdown, const Lesson& lesson,
                                                  std::string_view source);
 
     /// Gives `exercises`, read from info.md (`reference` names it), the titles and hints of a
     /// translation of it (`translated`, read from `source`). The translation must have the same
     /// structure: the same `## id: ...` headings in the same order, the same number of
-    /// `### Hint` sections under each, and the same `timeout_s:` and `given:` lines; only the
+    /// `### Hint` sections under each, and the same `timeout_s:` lines; only the
     /// titles and the hints' text differ. Throws EnvironmentError naming the file, the line and
     /// the difference otherwise.
     static void translate_exercises(std::vector<Exercise>& exercises, std::string_view translated,

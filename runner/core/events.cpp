@@ -2,8 +2,15 @@
 /// @brief Parsing the torchlings reporter's JSON Lines.
 #include "core/events.h"
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
 #include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/text.h"
 
@@ -89,6 +96,11 @@ void apply_event(TestRun& run, const json& event) {
         TestCaseResult result;
         result.name = string_field(event, "name");
         result.tags = strings_field(event, "tags");
+        result.file = string_field(event, "file");
+        const auto line = event.find("line");
+        if (line != event.end() && line->is_number_integer()) {
+            result.line = line->get<int>();
+        }
         run.cases.push_back(std::move(result));
     } else if (type == "assertion") {
         if (TestCaseResult* result = open_case(run, string_field(event, "case"))) {
@@ -108,13 +120,100 @@ void apply_event(TestRun& run, const json& event) {
 
 }  // namespace
 
-TestRun parse_test_events(std::string_view json_lines) {
+std::string event_mac(std::string_view key, std::string_view body) {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
+    unsigned int size = 0;
+    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+             reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac.data(),
+             &size) == nullptr) {
+        throw std::runtime_error("OpenSSL could not compute an HMAC");
+    }
+    static constexpr std::string_view kHex = "0123456789abcdef";
+    std::string hex;
+    for (unsigned int i = 0; i < size; ++i) {
+        hex += kHex[mac[i] >> 4];
+        hex += kHex[mac[i] & 15];
+    }
+    return hex;
+}
+
+std::string sign_event_line(std::string_view key, std::string_view body) {
+    std::string line(body.substr(0, body.size() - 1));
+    return line + ",\"mac\":\"" + event_mac(key, body) + "\"}";
+}
+
+std::string make_event_key() {
+    std::string key(32, '\0');
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), static_cast<int>(key.size())) !=
+        1) {
+        throw std::runtime_error("OpenSSL could not make a random key");
+    }
+    return key;
+}
+
+namespace {
+
+/// Whether a line is signed with the key: `{...,"mac":"<64 hex digits>"}`, the MAC over the
+/// line up to ,"mac" closed with "}".
+bool verifies(std::string_view key, std::string_view line) {
+    static constexpr std::string_view kMacField = ",\"mac\":\"";
+    constexpr std::size_t kHexSize = 64;
+    const std::size_t at = line.rfind(kMacField);
+    if (at == std::string_view::npos || line.size() != at + kMacField.size() + kHexSize + 2 ||
+        line.substr(line.size() - 2) != "\"}") {
+        return false;
+    }
+    const std::string body = std::string(line.substr(0, at)) + "}";
+    const std::string expected = event_mac(key, body);
+    return CRYPTO_memcmp(expected.data(), line.data() + at + kMacField.size(), kHexSize) == 0;
+}
+
+/// The run_end's counts agree with the cases read.
+bool counts_agree(const TestRun& run, const json& event) {
+    const std::array<std::pair<const char*, CaseStatus>, 3> counts{
+        {{"passed", CaseStatus::kPassed},
+         {"failed", CaseStatus::kFailed},
+         {"skipped", CaseStatus::kSkipped}}};
+    for (const auto& [field, status] : counts) {
+        const auto found = event.find(field);
+        if (found == event.end() || !found->is_number_integer() ||
+            found->get<long long>() != run.count(status)) {
+            return false;
+        }
+    }
+    return run.count(CaseStatus::kUnfinished) == 0;
+}
+
+}  // namespace
+
+TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
     TestRun run;
-    for (const std::string& line : split_lines(json_lines)) {
+    run.authenticated = !key.empty();
+    long long next_sequence = 0;
+    const std::vector<std::string> lines = split_lines(json_lines);
+    const bool last_line_cut = !json_lines.empty() && json_lines.back() != '\n';
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
         if (trim(line).empty()) {
             continue;
         }
         const json event = json::parse(line, nullptr, /*allow_exceptions=*/false);
+        const bool cut = last_line_cut && i + 1 == lines.size();
+        if (cut && (event.is_discarded() || run.authenticated)) {
+            ++run.unreadable_lines;  // a crash can stop the reporter in the middle of a line
+            continue;
+        }
+        if (run.authenticated) {
+            const auto sequence = event.is_object() ? event.find("seq") : event.end();
+            if (!verifies(key, line) || sequence == event.end() || !sequence->is_number_integer() ||
+                sequence->get<long long>() != next_sequence) {
+                if (++run.forged_lines == 1) {
+                    run.first_forged_line = line.substr(0, 160);
+                }
+                continue;
+            }
+            ++next_sequence;
+        }
         if (event.is_discarded() || !event.is_object()) {
             ++run.unreadable_lines;
             continue;
@@ -127,6 +226,9 @@ TestRun parse_test_events(std::string_view json_lines) {
             continue;
         }
         apply_event(run, event);
+        if (run.finished && !counts_agree(run, event)) {
+            run.counts_disagree = true;
+        }
     }
     return run;
 }

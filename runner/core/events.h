@@ -39,8 +39,10 @@ struct Failure {
 
 /// One test case.
 struct TestCaseResult {
-    std::string name;                             ///< as declared in TEST_CASE
-    std::vector<std::string> tags;                ///< Catch2 tags, without brackets
+    std::string name;               ///< as declared in TEST_CASE
+    std::vector<std::string> tags;  ///< Catch2 tags, without brackets
+    std::string file;  ///< the source that declares it, as compiled; empty when not reported
+    int line = 0;      ///< the line of its TEST_CASE there; 0 when not reported
     CaseStatus status = CaseStatus::kUnfinished;  ///< kUnfinished until its case_end is read
     std::string skip_reason;                      ///< TL_SKIP's reason, for a skipped case
     double duration_s = 0.0;                      ///< wall-clock time of the case
@@ -56,6 +58,18 @@ struct TestRun {
     /// Events outside the report, before its run_start or after its run_end (written by other
     /// code of the program): never part of the results.
     int ignored_events = 0;
+    /// The run had a key: only lines signed with it, in sequence, were read.
+    bool authenticated = false;
+    /// Lines that were not the reporter's: with a key, a line without a valid MAC or out of
+    /// sequence; never part of the results, and enough to refuse the run.
+    int forged_lines = 0;
+    /// The first forged line (its first 160 bytes), for the report.
+    std::string first_forged_line;
+    /// The run_end's counts differ from the case events read.
+    bool counts_disagree = false;
+
+    /// Something in the report is not the reporter's own: the run cannot be passed.
+    [[nodiscard]] bool forged() const { return forged_lines > 0 || counts_disagree; }
 
     /// The case that was running when the output stopped (the last unfinished one, or the one
     /// with a crash failure), or nullptr.
@@ -67,8 +81,21 @@ struct TestRun {
 };
 
 /// Parses the reporter's output. Never throws: unreadable lines (such as one cut short by a
-/// crash) are counted and skipped, and unknown events are ignored.
-[[nodiscard]] TestRun parse_test_events(std::string_view json_lines);
+/// crash) are counted and skipped, and unknown events are ignored. With a `key` (the run's, see
+/// tests/support/catch_main.cpp), a line counts only when it carries the next sequence number
+/// and a valid HMAC-SHA256 under that key; every other line is counted as forged. A last line
+/// cut short (no newline) is unreadable, not forged: a crash can leave one.
+[[nodiscard]] TestRun parse_test_events(std::string_view json_lines, std::string_view key = {});
+
+/// The MAC that the reporter appends to a line (`body` is the line up to its MAC, closed with
+/// "}"), as 64 lower-case hex digits.
+[[nodiscard]] std::string event_mac(std::string_view key, std::string_view body);
+
+/// `body` signed as the reporter signs it: `{...,"mac":"<hex>"}`. For tests.
+[[nodiscard]] std::string sign_event_line(std::string_view key, std::string_view body);
+
+/// A fresh random key for one run (32 bytes from OpenSSL's generator).
+[[nodiscard]] std::string make_event_key();
 
 /// "assertion", "exception", "todo", "crash".
 [[nodiscard]] std::string_view kind_name(FailureKind kind);

@@ -28,33 +28,105 @@ constexpr std::size_t kTestOutputLimit = 1 << 20;
 /// Time allowed for listing the test cases of a program that stopped early.
 constexpr std::chrono::seconds kListTimeout{20};
 
-/// The case names a test program declares, in declaration order: its course main's own listing
+/// The cases a test program declares, in declaration order: its course main's own listing
 /// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
-std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
+std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::path& cwd) {
     ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
                      cwd,
                      OutputMode::kCapture,
                      std::chrono::milliseconds(kListTimeout)};
     const ProcessResult listed = run_process(spec);
-    std::vector<std::string> names;
+    std::vector<ListedCase> cases;
     // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
     if (listed.timed_out || listed.signal != 0) {
-        return names;
+        return cases;
     }
     // Each line is "gpu" or "any", a tab, the name.
     for (const std::string& line : split_lines(listed.output)) {
         for (std::string_view kind : {"gpu\t", "any\t"}) {
             if (line.size() > kind.size() && line.compare(0, kind.size(), kind) == 0) {
-                names.push_back(line.substr(kind.size()));
+                cases.push_back({line.substr(kind.size()), kind == "gpu\t"});
             }
         }
+    }
+    return cases;
+}
+
+/// The case names of list_program_cases().
+std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
+    std::vector<std::string> names;
+    for (ListedCase& listed : list_program_cases(program, cwd)) {
+        names.push_back(std::move(listed.name));
     }
     return names;
 }
 
+/// Throws when the build failed because a file or folder could not be written or read
+/// (permission denied): a build folder that belongs to another user (made by `sudo`, or by a
+/// container's root), or a LibTorch folder this user cannot read. Names the real cause, with the
+/// line that said it and the path, and a fix that works, instead of blaming CMake or the code.
+void throw_if_permission_denied(const Context& context, const BuildResult& build) {
+    const std::string& log = build.log;
+    std::size_t at = log.find("Permission denied");
+    if (at == std::string::npos) {
+        at = log.find("permission denied");
+    }
+    const bool build_unwritable = ::access(context.build_dir().c_str(), W_OK) != 0;
+    if (at == std::string::npos && !build_unwritable) {
+        return;
+    }
+    std::string said;
+    std::string path;
+    if (at != std::string::npos) {
+        const std::size_t begin = log.rfind('\n', at);
+        const std::size_t end = log.find('\n', at);
+        said = trim(log.substr(begin == std::string::npos ? 0 : begin + 1,
+                               end == std::string::npos
+                                   ? std::string::npos
+                                   : end - (begin == std::string::npos ? 0 : begin + 1)));
+        // The first absolute path on that line, if it names one: a '/' at its start or after a
+        // space, quote or parenthesis (ninja: "stat(/path): Permission denied").
+        for (std::size_t slash = said.find('/'); slash != std::string::npos;
+             slash = said.find('/', slash + 1)) {
+            if (slash == 0 ||
+                std::string_view(" '\"(").find(said[slash - 1]) != std::string::npos) {
+                path = said.substr(slash, said.find_first_of(" :'\")", slash) - slash);
+                break;
+            }
+        }
+    }
+    const std::string build_dir = context.show(context.build_dir());
+    std::string what;
+    std::string fix;
+    const bool outside = !path.empty() && path.rfind(context.build_dir().string(), 0) != 0;
+    if (build_unwritable || !outside) {
+        what = "The build folder " + build_dir +
+               " cannot be written by you (permission denied), so nothing was built; it "
+               "belongs to another user (a build run with sudo, or as a container's root?).";
+        fix = "sudo chown -R \"$(id -un)\" " + build_dir + "   (or remove it: sudo rm -rf " +
+              build_dir + ", and the next command configures it again)";
+    }
+    if (outside) {
+        // Most often a LibTorch (or Python's torch) under another user's home: a folder above
+        // the file is closed to this user.
+        what += std::string(what.empty() ? "The build" : "\n  It also") + " could not read " +
+                path + " (permission denied)" + (what.empty() ? ", so nothing was built." : ".");
+        fix += std::string(fix.empty() ? "" : "\n  and: ") +
+               "make it readable to you (one of the folders above it is closed: ls -ld each), "
+               "or use a LibTorch of your own: Torch_DIR=<its share/cmake/Torch> cmake " +
+               build_dir;
+    }
+    if (!said.empty()) {
+        what += "\n  " + said;
+    }
+    what += build.log_saved ? "\n  Full log: " + context.show(build.log_path)
+                            : std::string("\n  (The build's log could not be saved there either.)");
+    throw EnvironmentError(what, fix);
+}
+
 /// Throws when a failed build never reached the compiler: CMake could not re-configure the
-/// build folder (Ninja re-runs it first when a CMakeLists.txt or an exercises/NN_topic/info.md
-/// changed), or the target does not exist.
+/// build folder (Ninja re-runs it first when a
+/// CMakeLists.txt or an exercises/NN_topic/info.md changed), or the target does not exist.
 void throw_if_not_compiled(const Context& context, std::string_view target,
                            const BuildResult& build) {
     if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
@@ -204,6 +276,18 @@ bool is_terminal(const std::ostream& out) {
 
 }  // namespace
 
+std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercise) {
+    const std::string target = "ex_" + exercise.id + "_cases";
+    try {
+        if (!build_target(context, target).ok) {
+            return {};
+        }
+    } catch (const EnvironmentError&) {
+        return {};  // a build folder without listing programs (configured by an older course)
+    }
+    return list_program_cases(context.binary(target), context.root());
+}
+
 BuildResult build_target(Context& context, std::string_view target) {
     return build_targets(context, {std::string(target)}, target);
 }
@@ -238,17 +322,25 @@ BuildResult build_targets(Context& context, const std::vector<std::string>& targ
     const std::string log_name = targets.size() == 1 ? targets.front() : std::string("all");
     BuildResult result{process.succeeded(), process.output,
                        context.build_dir() / "logs" / (log_name + ".build.log"), process.seconds};
+    std::string unsaved;
     try {
         write_file(result.log_path, result.log);
     } catch (const EnvironmentError& error) {
-        context.err() << style.warn("warning: ") << error.what() << "\n";
+        result.log_saved = false;
+        unsaved = error.what();
     }
     if (result.ok) {
         out << style.dim(context.message(Msg::kBuildOk, {format_seconds(result.seconds)})) << "\n";
-        return result;
+    } else {
+        out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
+        throw_if_permission_denied(context, result);  // says itself that the log is not saved
     }
-    out << " " << style.bad(context.message(Msg::kBuildFailed)) << "\n";
-    throw_if_not_compiled(context, label, result);
+    if (!unsaved.empty()) {
+        context.err() << style.warn("warning: ") << unsaved << "\n";
+    }
+    if (!result.ok) {
+        throw_if_not_compiled(context, label, result);
+    }
     return result;
 }
 
@@ -276,7 +368,23 @@ std::vector<const Exercise*> select_exercises(const Course& course,
     return selected;
 }
 
+std::string forgery_reason(const TestRun& events) {
+    if (events.forged_lines > 0) {
+        return std::to_string(events.forged_lines) +
+               (events.forged_lines == 1 ? " line" : " lines") +
+               " of its test report did not come from the course's reporter (no valid signature "
+               "for this run), so the report was refused";
+    }
+    if (events.counts_disagree) {
+        return "its test report's totals contradict its own test cases, so the report was refused";
+    }
+    return {};
+}
+
 Verdict classify(const ProcessResult& process, const TestRun& events) {
+    if (events.forged()) {
+        return Verdict::kRefused;  // whatever else happened: the report is not the reporter's
+    }
     if (process.timed_out) {
         return Verdict::kTimedOut;
     }
@@ -325,9 +433,13 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
                      std::chrono::seconds(exercise.timeout_s),
                      kTestOutputLimit,
                      /*events_pipe=*/true};
+    // A fresh key per run: only the reporter, which takes it before the learner's code runs,
+    // can sign the lines (tests/support/catch_main.cpp).
+    spec.events_key = make_event_key();
     run.process = run_process(spec);
-    run.events = parse_test_events(run.process.events);
+    run.events = parse_test_events(run.process.events, spec.events_key);
     run.verdict = classify(run.process, run.events);
+    run.refusal = forgery_reason(run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
         run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
         run.all_cases = list_cases(program, context.root());
@@ -365,6 +477,8 @@ std::string run_problem(const TestProgramRun& run, std::string_view subject) {
         case Verdict::kContradicted:
             return "the test program's exit status (" + std::to_string(run.process.exit_code) +
                    ") contradicts its report";
+        case Verdict::kRefused:
+            return who + " was refused: " + run.refusal;
         default:
             return {};
     }

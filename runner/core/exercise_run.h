@@ -21,6 +21,7 @@ struct BuildResult {
     std::string log;                 ///< everything the build printed
     std::filesystem::path log_path;  ///< where the log was saved: <build>/logs/<target>.build.log
     double seconds = 0.0;
+    bool log_saved = true;  ///< false when log_path could not be written
 };
 
 /// Builds one target, showing "  building <target> ... ok (1.2 s)" (or "failed") on one line,
@@ -36,6 +37,19 @@ struct BuildResult {
 /// to `<build>/logs/all.build.log`. Throws like build_target.
 [[nodiscard]] BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
                                         std::string_view label);
+
+/// A test case as its test program lists it (`--list-cases-for-ctest`).
+struct ListedCase {
+    std::string name;
+    bool gpu = false;  ///< tagged [gpu]
+};
+
+/// The cases an exercise's tests declare, in order, known without the learner's file: its
+/// listing program ex_<id>_cases (cmake/TorchlingsExercises.cmake: the tests' objects and the
+/// course's Catch2 main, the learner's symbols left unresolved) built and run with
+/// --list-cases-for-ctest. For the reports of a learner's file that does not compile, whose
+/// cases still count (each scores 0). Empty when it cannot be built or run.
+[[nodiscard]] std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercise);
 
 /// The exercises named on a command line (ids and lesson numbers, in the order given, each
 /// once), or every exercise when `all`. Throws UsageError, naming `verb`, when nothing is named.
@@ -60,6 +74,10 @@ enum class Verdict {
     /// The program ended by itself before any test started, and ends so even when only asked to
     /// list its tests: code that runs before main() (a global's initializer) ended it.
     kExitedBeforeTests,
+    /// Refused: the report holds lines that the reporter did not write (no valid MAC under the
+    /// run's key, or out of sequence), or counts that its own case events contradict; or the
+    /// learner's file does what no answer may (integrity.h). Never a pass, and no score.
+    kRefused,
 };
 
 /// The outcome of one run of an exercise's test program.
@@ -71,7 +89,12 @@ struct TestProgramRun {
     /// Every case name, listed only when the run stopped early (crash, timeout), so that the
     /// summary can count the cases that never ran.
     std::vector<std::string> all_cases;
+    /// Why the run was refused (kRefused), in one sentence.
+    std::string refusal;
 };
+
+/// Why a report is refused, in one sentence; empty when it is not.
+[[nodiscard]] std::string forgery_reason(const TestRun& events);
 
 /// Classifies a run from how the process ended and what it reported.
 [[nodiscard]] Verdict classify(const ProcessResult& process, const TestRun& events);
@@ -94,7 +117,7 @@ struct TestProgramRun {
                                               std::string_view subject);
 
 /// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
-/// as it must: every case but the given ones fails by assertion, exception or TODO. Skipped
+/// as it must: every case fails by assertion, exception or TODO (`exercise` names it). Skipped
 /// cases (e.g. GPU cases on a machine without one) are not problems; they are not verified.
 [[nodiscard]] std::vector<std::string> stub_problems(const Exercise& exercise,
                                                      const TestProgramRun& run);

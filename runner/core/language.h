@@ -10,8 +10,8 @@
 
 namespace torchlings::runner {
 
-/// A language the runner speaks. Machine-readable outputs (--json, --junit, --classroom) are
-/// English whatever the language.
+/// A language the runner speaks. Machine-readable outputs (--json, --junit, --classroom50,
+/// --gradescope) are English whatever the language.
 enum class Language { kEnglish, kKorean };
 
 /// The language chosen, and a warning to print when the environment asked for one the runner

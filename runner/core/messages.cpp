@@ -27,6 +27,8 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kNotPassedContradicted,
      "{0}: not passed (the exit status, {1}, contradicts the report)",
      "{0}: 통과하지 못했습니다 (종료 상태 {1}: 테스트 보고와 어긋납니다)"},
+    {Msg::kNotPassedRefused, "{0}: not passed, refused: {1}.",
+     "{0}: 통과하지 못했습니다. 거부됨: {1}."},
     {Msg::kAllSkipped,
      "{0}: every test was skipped ({1} of {2}), so nothing was checked on this machine.",
      "{0}: 모든 테스트를 건너뛰었습니다 ({2}개 중 {1}개). 이 컴퓨터에서는 아무것도 확인하지 "

@@ -1,8 +1,8 @@
 /// @file
 /// @brief What the runner says to the learner, in every language it speaks: one table
 /// (messages.cpp) of message ids with their English and Korean text, so that a translation is
-/// read, and completed, in one place. Text for machines (--json, --junit, --classroom) is not
-/// here: it stays English.
+/// read, and completed, in one place. Text for machines (--json, --junit, --classroom50,
+/// --gradescope) is not here: it stays English.
 #pragma once
 
 #include <concepts>
@@ -24,6 +24,7 @@ enum class Msg {
     kTestsSkipped,           ///< appended to kTestsPassed: {0} skipped
     kDone,                   ///< {0} the kTestsPassed line
     kNotPassedContradicted,  ///< {0} id, {1} exit status
+    kNotPassedRefused,       ///< {0} id, {1} why (English)
     kAllSkipped,             ///< {0} id, {1} skipped, {2} total
     kBuildError,             ///< {0} id
     kStuck,                  ///< {0} command, {1} id

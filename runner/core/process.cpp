@@ -113,7 +113,7 @@ struct ExecFailure {
 
 /// The child's side, between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, char** envp, int out_fd,
-                             int null_fd, int report_fd, int events_fd, pid_t runner) {
+                             int null_fd, int report_fd, int events_fd, int key_fd, pid_t runner) {
     for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGHUP}) {
         ::signal(number, SIG_DFL);
     }
@@ -124,6 +124,9 @@ struct ExecFailure {
     report_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 10);
     if (events_fd >= 0) {
         events_fd = fcntl(events_fd, F_DUPFD_CLOEXEC, 10);
+    }
+    if (key_fd >= 0) {
+        key_fd = fcntl(key_fd, F_DUPFD_CLOEXEC, 10);
     }
     if (spec.output == OutputMode::kCapture) {
         setpgid(0, 0);  // its own group, so that a timeout can stop it and all its children
@@ -141,6 +144,9 @@ struct ExecFailure {
         dup2(out_fd, STDERR_FILENO);
         if (events_fd >= 0) {
             dup2(events_fd, kEventsFd);  // dup2 clears close-on-exec on the copy
+        }
+        if (key_fd >= 0) {
+            dup2(key_fd, kKeyFd);
         }
     }
     if (envp != nullptr) {
@@ -444,19 +450,38 @@ ProcessResult run_process(const ProcessSpec& spec) {
     Fd report_read(report_pipe[0]);
     Fd report_write(report_pipe[1]);
     Fd null_fd(capture ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1);
+    // The key's pipe holds the key and nothing else: written and closed before the child starts,
+    // so that the child's read end reaches end of file once the key has been read.
+    Fd key_read;
+    if (events && !spec.events_key.empty()) {
+        int key_pipe[2] = {-1, -1};
+        if (!make_pipe(key_pipe)) {
+            throw EnvironmentError(std::string("cannot create a pipe: ") + std::strerror(errno));
+        }
+        key_read.reset(key_pipe[0]);
+        Fd key_write(key_pipe[1]);
+        if (write(key_write.get(), spec.events_key.data(), spec.events_key.size()) !=
+            static_cast<ssize_t>(spec.events_key.size())) {
+            throw EnvironmentError(std::string("cannot write to a pipe: ") + std::strerror(errno));
+        }
+    }
 
     // The child's environment: the runner's, with the events pipe named.
     std::vector<std::string> environment;
     std::vector<char*> envp;
     if (events) {
-        std::string prefix(kEventsFdVariable);
-        prefix += '=';
+        const std::string prefix = std::string(kEventsFdVariable) + "=";
+        const std::string key_prefix = std::string(kKeyFdVariable) + "=";
         for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-            if (std::string_view(*entry).rfind(prefix, 0) != 0) {
+            const std::string_view text(*entry);
+            if (text.rfind(prefix, 0) != 0 && text.rfind(key_prefix, 0) != 0) {
                 environment.emplace_back(*entry);
             }
         }
         environment.push_back(prefix + std::to_string(kEventsFd));
+        if (key_read.get() >= 0) {
+            environment.push_back(key_prefix + std::to_string(kKeyFd));
+        }
         for (std::string& entry : environment) {
             envp.push_back(entry.data());
         }
@@ -478,7 +503,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     if (pid == 0) {
         exec_child(spec, argv.data(), events ? envp.data() : nullptr, out_write.get(),
-                   null_fd.get(), report_write.get(), events_write.get(), runner);
+                   null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner);
     }
 
     if (capture) {
@@ -486,6 +511,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     out_write.reset();
     events_write.reset();
+    key_read.reset();
     report_write.reset();
     std::optional<Watchdog> watchdog;
     if (capture) {

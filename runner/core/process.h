@@ -34,6 +34,10 @@ struct ProcessSpec {
     /// there ends up in ProcessResult::events. No path to it exists on the command line or on
     /// disk, so no other run can read it and no file can be rewritten after the run.
     bool events_pipe = false;
+    /// With events_pipe: the run's key, given to the child through a third pipe that holds it
+    /// and nothing else (its write end closed before the child starts), as descriptor kKeyFd,
+    /// named in the environment (TORCHLINGS_EVENTS_KEY_FD). Empty: no key.
+    std::string events_key = {};
     /// Capture mode: called with each piece of output as it arrives (e.g. to show a build's
     /// progress while it runs), and with an empty piece when a while has passed without any;
     /// the output is captured all the same.
@@ -44,6 +48,10 @@ struct ProcessSpec {
 inline constexpr int kEventsFd = 3;
 /// The environment variable that names it.
 inline constexpr const char* kEventsFdVariable = "TORCHLINGS_EVENTS_FD";
+/// The descriptor number of the key's pipe in the child (see ProcessSpec::events_key).
+inline constexpr int kKeyFd = 4;
+/// The environment variable that names it.
+inline constexpr const char* kKeyFdVariable = "TORCHLINGS_EVENTS_KEY_FD";
 
 /// How a child ended.
 struct ProcessResult {

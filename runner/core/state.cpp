@@ -235,8 +235,14 @@ StateFile StateFile::load(const fs::path& path) {
         }
     } catch (const std::exception& problem) {
         // Progress is derivable by checking again; a learner's command must never fail over it.
+        // Kept beside it under a name no earlier copy has (.corrupt, then .corrupt.1, ...): a
+        // second corruption never overwrites the first one's copy.
         fs::path aside = path;
         aside += ".corrupt";
+        for (int n = 1; fs::exists(aside, error) || fs::is_symlink(aside, error); ++n) {
+            aside = path;
+            aside += ".corrupt." + std::to_string(n);
+        }
         fs::rename(path, aside, error);
         state.warning_ =
             path.string() + " could not be used (" + problem.what() +

@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "core/errors.h"
 #include "core/exercise_run.h"
+#include "core/integrity.h"
 #include "core/state.h"
 
 namespace torchlings::runner {
@@ -23,6 +24,9 @@ struct CheckOutcome {
     BuildResult build;                                  ///< the build of ex_<id>
     std::optional<CompilerError> compile_error;         ///< the error shown, when the build failed
     std::optional<TestProgramRun> run;                  ///< the test run, when the build succeeded
+    /// What the learner's file does that no answer needs (scanned after a successful build); a
+    /// refused one makes the run kRefused. For the teacher's reports.
+    std::vector<IntegrityFlag> flags;
     /// Why the exercise could not be checked at all (its file missing, no test program, ...),
     /// with the command that fixes it; then neither build nor run says anything.
     std::optional<EnvironmentError> problem;

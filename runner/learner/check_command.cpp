@@ -1,6 +1,7 @@
 /// @file
 /// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
 #include <algorithm>
+#include <cctype>
 #include <ostream>
 #include <system_error>
 #include <tuple>
@@ -35,7 +36,7 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
     std::ostream& out = context.out();
     switch (result.status) {
         case CaseStatus::kPassed:
-            if (run.verdict == Verdict::kContradicted) {
+            if (run.verdict == Verdict::kContradicted || run.verdict == Verdict::kRefused) {
                 out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
                     << style.dim(context.message(Msg::kCaseNotTrusted)) << "\n";
                 return;
@@ -155,6 +156,10 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
         context.out() << style.bad(context.message(Msg::kNotPassedContradicted,
                                                    {exercise.id, run.process.exit_code}))
                       << "\n";
+    } else if (run.verdict == Verdict::kRefused) {
+        context.out() << style.bad(
+                             context.message(Msg::kNotPassedRefused, {exercise.id, run.refusal}))
+                      << "\n";
     } else if (run.verdict == Verdict::kAllSkipped) {
         context.out() << style.warn(
                              context.message(Msg::kAllSkipped, {exercise.id, skipped, total}))
@@ -207,8 +212,10 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     if (run.verdict == Verdict::kFailed && failed != nullptr) {
         report_failure(context, exercise, *failed);
     }
-    report_stopped_run(context, run);
-    report_known_mistake(context, exercise, run);
+    if (run.verdict != Verdict::kRefused) {
+        report_stopped_run(context, run);  // a refused run: the summary line says why
+        report_known_mistake(context, exercise, run);
+    }
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {
         out << "\n"
@@ -308,7 +315,7 @@ FailureText describe_failure(const Context& context, const std::string& learner_
 }
 
 std::string stop_where(const TestProgramRun& run) {
-    if (run.verdict == Verdict::kContradicted) {
+    if (run.verdict == Verdict::kContradicted || run.verdict == Verdict::kRefused) {
         return {};
     }
     const TestCaseResult* running = run.events.interrupted_case();
@@ -349,6 +356,15 @@ std::optional<StopText> stop_text(const TestProgramRun& run) {
                 "the tests (an atexit() handler, a global object's destructor, exit() with "
                 "another status) changed the outcome: remove it from your file.",
                 "contradicted"};
+        case Verdict::kRefused: {
+            std::string why = run.refusal;
+            if (!why.empty()) {
+                why.front() =
+                    static_cast<char>(std::toupper(static_cast<unsigned char>(why.front())));
+            }
+            return StopText{"The test report was refused",
+                            why + ". A refused run is not passed and scores nothing.", "forged"};
+        }
         default:
             return std::nullopt;
     }
@@ -430,6 +446,14 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         outcome.status = ExerciseStatus::kBuildError;
     } else {
         outcome.run = run_test_program(context, exercise);
+        outcome.flags = scan_learner_file(context, exercise);
+        // What the file could have done to the reporter, though the report verified.
+        if (const std::string refused = refusal_text(outcome.flags); !refused.empty()) {
+            TestProgramRun& run = *outcome.run;
+            run.refusal =
+                run.verdict == Verdict::kRefused ? run.refusal + "; and " + refused : refused;
+            run.verdict = Verdict::kRefused;
+        }
         report_run(context, exercise, *outcome.run);
         std::tie(outcome.code, outcome.status) = verdict_outcome(outcome.run->verdict);
         if (outcome.code == ExitCode::kTestsFailed) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/context.h"
 #include "core/errors.h"
@@ -31,5 +32,17 @@ ExitCode mistakes_command(Context& context);
 /// `pristine [--write]` (maintainers, CI): exercises/pristine.json lists the git blob id of every
 /// stub, which `reset` restores from; verifies that it is current, or rewrites it.
 ExitCode pristine_command(Context& context, bool write);
+
+/// Options of `dev`.
+struct DevOptions {
+    std::string action;             ///< "new" or "check"
+    std::vector<std::string> args;  ///< new: the lesson and the id
+};
+
+/// `dev new <lesson> <id>`: scaffolds an exercise (its API header, a stub with TODOs that fails,
+/// a solution that passes, a test, its info.md and info.ko.md entries, its rows in the lesson's
+/// exercise tables and its pristine.json entry), refusing to overwrite any file. `dev check`:
+/// the course's checks that need no build (layout, text, translations, pristine.json).
+ExitCode dev_command(Context& context, const DevOptions& options);
 
 }  // namespace torchlings::runner

@@ -16,9 +16,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Where a class's grading workflow goes in the learner copy. It carries the manifest's digest,
-/// so it is not itself in the manifest.
-constexpr std::string_view kClassroomWorkflow = ".github/workflows/classroom.yml";
+/// Where the graders go in the learner copy: what each platform runs, from outside the
+/// learner's reach (Classroom 50's config repository, Gradescope's autograder zip). They carry the
+/// manifest's digest, so they are not themselves in the manifest.
+constexpr std::string_view kGraders = kGradersFolder;
+constexpr std::string_view kClassroom50Autograder = "graders/classroom50/autograder.py";
+constexpr std::string_view kClassroom50Runtime = "graders/classroom50/runtime.json";
+constexpr std::string_view kGradescopeSetup = "graders/gradescope/setup.sh";
+constexpr std::string_view kGradescopeRun = "graders/gradescope/run_autograder";
+/// The zip Gradescope takes, beside the learner copy.
+constexpr std::string_view kGradescopeZip = "autograder.zip";
 
 /// Folders of the course root that are never part of the course's files.
 bool is_local_folder(const std::string& relative) {
@@ -93,45 +100,182 @@ bool is_prose(const std::string& relative) {
            relative.ends_with(".gitignore");
 }
 
-/// The GitHub Actions workflow that grades each push of a learner's repository: Debian 12
-/// (whose Catch2 is the version the course uses), the manifest check, then every exercise with
-/// its per-test scores handed to GitHub Classroom's reporter.
-std::string classroom_workflow(const std::string& manifest_digest) {
-    return R"yaml(# Grades each push: the course's tests must be the class's own (check --verify-tests), then
-# every exercise is checked and each test case scores a point in GitHub Classroom.
-# Written by `./torchlings export --learner`; the digest below is that of torchlings-manifest.json.
-name: Autograding
-on: [push, workflow_dispatch]
-permissions:
-  checks: write
-  actions: read
-  contents: read
-jobs:
-  grade:
-    runs-on: ubuntu-latest
-    container: debian:12
-    timeout-minutes: 90
-    env:
-      TORCHLINGS_MANIFEST_SHA256: )" +
-           manifest_digest + R"yaml(
-    steps:
-      - name: Tools for the checkout
-        run: apt-get update -qq && apt-get install -y -qq git ca-certificates
-      - uses: actions/checkout@v4
-      - name: The tests are the class's own
-        run: ./torchlings check --verify-tests
-      - name: Check every exercise
-        id: torchlings
-        run: |
-          ./torchlings check --all --classroom classroom.json --junit junit.xml || true
-          echo "result=$(base64 -w0 classroom.json)" >> "$GITHUB_OUTPUT"
-      - name: Report to GitHub Classroom
-        uses: classroom-resources/autograding-grading-reporter@v1
-        env:
-          TORCHLINGS_RESULTS: "${{ steps.torchlings.outputs.result }}"
-        with:
-          runners: torchlings
-)yaml";
+/// Classroom 50's autograder for the class (its per-assignment entrypoint, at
+/// <classroom>/autograders/<slug>/autograder.py of the classroom50 repository): run by Classroom
+/// 50's runner with the learner's checkout as its working folder and CLASSROOM, ASSIGNMENT,
+/// SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set; it writes result.json there and
+/// exits 0, or exits non-zero (the runner then records an error) when the tests were edited.
+std::string classroom50_autograder(const std::string& manifest_digest) {
+    return R"py(#!/usr/bin/env python3
+"""Classroom 50 autograder of a torchlings class, written by `./torchlings export --learner`.
+
+Install it as <classroom>/autograders/<assignment>/autograder.py in your classroom50 repository.
+Classroom 50's runner runs it in the learner's checkout with CLASSROOM, ASSIGNMENT,
+SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set. Two commands grade:
+  1. ./torchlings check --verify-tests   the course's tests must be the class's own (the manifest
+                                         digest below is pinned here, out of the learner's reach)
+  2. ./torchlings check --all --classroom50 result.json   one point per test case
+Nothing of the checkout runs before its files are known to be the class's own: the manifest's
+digest, then each listed file's (./torchlings and the build files included), are checked here
+first. Edited files: exit 1, which the runner records as an error, with the files in the log.
+TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
+"""
+
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+MANIFEST_SHA256 = ")py" +
+           manifest_digest + R"py("
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def edited_files():
+    """The class's files that differ in this checkout (all of them when the manifest does)."""
+    try:
+        if sha256("torchlings-manifest.json") != MANIFEST_SHA256:
+            return ["torchlings-manifest.json"]
+        with open("torchlings-manifest.json", encoding="utf-8") as file:
+            listed = json.load(file)["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ["torchlings-manifest.json"]
+    edited = []
+    for path, expected in sorted(listed.items()):
+        try:
+            if sha256(path) != expected:
+                edited.append(path)
+        except OSError:
+            edited.append(path + " (missing)")
+    return edited
+
+
+if os.path.exists("result.json"):
+    os.remove("result.json")
+edited = edited_files()
+if edited:
+    print("autograder: not graded: these files differ from the class's:\n  " +
+          "\n  ".join(edited) + "\nOnly the exercise files under exercises/ are the learner's to "
+          "change; restore the others and submit again.", file=sys.stderr)
+    sys.exit(1)
+torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
+env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
+verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, check=False)
+if verified.returncode != 0:
+    print("autograder: not graded: files other than the exercise files differ from the class's "
+          "(listed above); restore them and submit again.", file=sys.stderr)
+    sys.exit(1)
+subprocess.run(torchlings + ["check", "--all", "--classroom50", "result.json"], env=env,
+               check=False)
+if not os.path.isfile("result.json"):
+    print("autograder: check wrote no result.json (see above)", file=sys.stderr)
+    sys.exit(1)
+)py";
+}
+
+/// Classroom 50's runtime block for the assignment (`runs-on`): the runner label the grading
+/// job runs on. A teacher with a GPU runner names its label, and the [gpu] cases are scored.
+std::string classroom50_runtime() {
+    return R"json({
+  "runs-on": ["ubuntu-latest"]
+}
+)json";
+}
+
+/// Gradescope's setup.sh: run once, as root, when Gradescope builds the autograder's image
+/// (Ubuntu), in the unpacked zip (/autograder/source): the course's own set-up, then the runner.
+std::string gradescope_setup() {
+    return R"sh(#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu), with the
+# autograder zip unpacked in /autograder/source. It is the course's own set-up (the first part of
+# the README's first command) and a build of the runner, so that grading a submission starts at
+# once. Written by `./torchlings export --learner`.
+set -euo pipefail
+cd "${TORCHLINGS_AUTOGRADER_ROOT:-/autograder}/source"
+chmod +x torchlings run_autograder setup.sh
+./torchlings setup
+./torchlings list > /dev/null
+)sh";
+}
+
+/// Gradescope's run_autograder: the submission's files put in place, the tests verified, every
+/// exercise checked into /autograder/results/results.json.
+std::string gradescope_run(const std::string& manifest_digest,
+                           const std::vector<std::string>& learner_files) {
+    std::string learners;
+    for (const std::string& file : learner_files) {
+        learners += "  " + file + "\n";
+    }
+    return R"sh(#!/usr/bin/env bash
+# Gradescope runs this for each submission, in /autograder (its root: TORCHLINGS_AUTOGRADER_ROOT).
+#  1. The submission (/autograder/submission: a repository of the class, or just exercise files)
+#     gives its exercise files, found by path or by name, to the course in /autograder/source.
+#     Nothing else of it is copied or run: any other file at a path of the course that differs
+#     from the class's (an edited test, ./torchlings, a CMakeLists.txt) refuses the submission,
+#     with a score of 0 that says why; files the course does not have are ignored.
+#  2. ./torchlings check --verify-tests, with the manifest digest pinned here: the course's own
+#     files must still match torchlings-manifest.json.
+#  3. ./torchlings check --all --gradescope /autograder/results/results.json: a point per case.
+# TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
+# Written by `./torchlings export --learner`.
+set -uo pipefail
+root="${TORCHLINGS_AUTOGRADER_ROOT:-/autograder}"
+results="$root/results/results.json"
+export TORCHLINGS_MANIFEST_SHA256=)sh" +
+           manifest_digest + R"sh(
+read -r -a torchlings <<< "${TORCHLINGS_COMMAND:-./torchlings}"
+learner_files="
+)sh" + learners +
+           R"sh("
+cd "$root/source" || exit 1
+mkdir -p "$root/results"
+
+edited=""
+while IFS= read -r -d '' file; do
+  relative="${file#./}"
+  case "$relative" in .git/*|build/*|.torchlings/*) continue ;; esac
+  target=""
+  for learner in $learner_files; do
+    if [ "$learner" = "$relative" ] || { [ "${relative%/*}" = "$relative" ] && [ "${learner##*/}" = "$relative" ]; }; then
+      target="$learner"
+    fi
+  done
+  if [ -n "$target" ]; then
+    cp "$root/submission/$relative" "$target" && echo "submission: $relative -> $target"
+  elif [ -f "$relative" ] && ! cmp -s "$root/submission/$relative" "$relative"; then
+    case "$relative" in
+      *.md|*.ipynb|.gitignore|*/.gitignore) echo "submission: $relative ignored (prose)" ;;
+      *) edited="$edited $relative"; echo "submission: $relative differs from the class's" ;;
+    esac
+  else
+    echo "submission: $relative ignored"
+  fi
+done < <(cd "$root/submission" && find . -type f -print0)
+
+if [ -n "$edited" ]; then
+  # Names made JSON-safe: letters, digits and ./_- only.
+  named=$(printf '%s' "$edited" | tr -c 'A-Za-z0-9./_ -' '?' | sed 's/^ //; s/ /, /g')
+  printf '{"score": 0, "tests": [], "output": "Not graded: files of the course other than your exercise files differ from the class'"'"'s: %s. Submit only your exercises/<lesson>/<id>.cpp files, or restore the others."}\n' \
+    "$named" >"$results"
+  echo "run_autograder: refused, edited:$edited"
+  exit 0
+fi
+
+if ! "${torchlings[@]}" check --verify-tests --gradescope "$results"; then
+  exit 0  # refused: results.json says why, with a score of 0
+fi
+"${torchlings[@]}" check --all --gradescope "$results"
+[ -f "$results" ] || { echo "run_autograder: check wrote no $results" >&2; exit 1; }
+)sh";
 }
 
 }  // namespace
@@ -146,16 +290,33 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                          "in it is overwritten.");
     }
     // Inside the course, only a build folder may hold the copy: anywhere else it would become
-    // part of the course (and of the next export).
-    fs::path root = fs::absolute(context.root()).lexically_normal();
+    // part of the course (and of the next export). Both paths are compared with every symbolic
+    // link resolved (weakly: the target need not exist yet), so that a link to the course, or a
+    // folder under one, is seen for what it is.
+    fs::path root = fs::weakly_canonical(fs::absolute(context.root()), error);
+    if (error) {
+        root = fs::absolute(context.root()).lexically_normal();
+    }
     if (root.filename().empty()) {
         root = root.parent_path();  // "/course/" as "/course"
     }
-    const std::string inside = target.lexically_relative(root).generic_string();
-    if (same_path(target, root) ||
+    fs::path resolved = fs::weakly_canonical(target, error);
+    if (error) {
+        resolved = target;
+    }
+    if (resolved.filename().empty()) {
+        resolved = resolved.parent_path();
+    }
+    const std::string inside = resolved.lexically_relative(root).generic_string();
+    if (same_path(resolved, root) || inside == "." ||
         (!inside.empty() && !inside.starts_with("..") && !inside.starts_with("build/"))) {
+        const std::string named = resolved == target
+                                      ? std::string()
+                                      : " (" + target.string() + " is " + resolved.string() + ")";
         throw UsageError("export --learner: the folder must lie outside the course (" +
-                         root.string() + "), or in its build/ folder.");
+                         root.string() + "), or in its build/ folder" + named +
+                         "; name a folder outside it, e.g. ../" + root.filename().string() +
+                         "-class.");
     }
     const std::vector<std::string> learners = learner_files(context);
     HashList manifest;
@@ -163,7 +324,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     for (const std::string& relative : course_files(context.root())) {
         // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't.
         if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
-            relative == kTestManifest || relative == kClassroomWorkflow) {
+            relative == kTestManifest || relative.starts_with(std::string(kGraders) + "/")) {
             continue;
         }
         const fs::path destination = target / relative;
@@ -193,7 +354,17 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     }
     write_hash_list(target / kTestManifest, "files", manifest);
     const std::string digest = sha256_file(target / kTestManifest);
-    write_file(target / kClassroomWorkflow, classroom_workflow(digest));
+    write_file(target / kClassroom50Autograder, classroom50_autograder(digest));
+    write_file(target / kClassroom50Runtime, classroom50_runtime());
+    write_file(target / kGradescopeSetup, gradescope_setup());
+    write_file(target / kGradescopeRun, gradescope_run(digest, learners));
+    for (const std::string_view script :
+         {kClassroom50Autograder, kGradescopeSetup, kGradescopeRun}) {
+        fs::permissions(target / script,
+                        fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                        fs::perm_options::add);
+    }
+    const std::string zip = (target.parent_path() / kGradescopeZip).string();
 
     out << context.style().good("Exported") << " " << copied << " files to " << target.string()
         << " (without solutions/; the catalogue of mistakes of " << notes
@@ -201,12 +372,20 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         << "  " << kTestManifest << ": the SHA-256 of " << manifest.size()
         << " course files that learners must not change (all but exercises/*/<id>.cpp and "
            "prose)\n"
-        << "  its own SHA-256: " << digest << "\n"
-        << "  " << kClassroomWorkflow
-        << ": grades each push (check --verify-tests, then check --all --classroom)\n"
+        << "  its own SHA-256: " << digest << ", pinned in the graders:\n"
+        << "  " << kClassroom50Autograder
+        << ": Classroom 50's autograder (check --verify-tests, then check --all --classroom50 "
+           "result.json); install it as <classroom>/autograders/<assignment>/autograder.py, and "
+        << kClassroom50Runtime << " as the assignment's runtime (runs-on: a GPU runner's label "
+        << "scores the [gpu] cases)\n"
+        << "  " << kGradescopeSetup << ", " << kGradescopeRun
+        << ": Gradescope's autograder; its zip, with both at the root:\n"
+        << "    cd " << target.string() << " && rm -f " << zip << " && zip -qr " << zip
+        << " . -x '.git/*' 'build/*' '.torchlings/*' '" << kGraders << "/*' && zip -qj " << zip
+        << " " << kGradescopeSetup << " " << kGradescopeRun << "\n"
         << "Next: cd " << target.string()
-        << " && git init && git add -A && git commit -m \"Course\", push it, and make it a "
-           "template repository for the class.\n";
+        << " && git init && git add -A && git commit -m \"Course\", push it, and make it the "
+           "template repository of the assignment.\n";
     return ExitCode::kOk;
 }
 

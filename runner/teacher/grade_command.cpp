@@ -1,10 +1,11 @@
 /// @file
 /// @brief `check` for a class: --verify-tests before grading, then the machine-readable reports
-/// of the same check a learner runs (--json, --junit, --classroom).
+/// of the same check a learner runs (--json, --junit, --classroom50, --gradescope).
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "core/exercise_run.h"
 #include "core/text.h"
 #include "learner/check.h"
 #include "teacher/manifest.h"
@@ -16,6 +17,16 @@ namespace torchlings::runner {
 ExitCode grade_command(Context& context, const GradeOptions& options) {
     if (options.verify_tests) {
         const ExitCode verified = verify_tests(context);
+        if (verified == ExitCode::kTestsEdited && !options.gradescope_file.empty()) {
+            write_file(options.gradescope_file,
+                       gradescope_refusal(
+                           "Not graded: files of the course other than your exercise files "
+                           "differ from the class's (torchlings-manifest.json). Submit only "
+                           "your exercises/<lesson>/<id>.cpp files, or restore the others; the "
+                           "autograder's log lists them.")
+                               .dump(2) +
+                           "\n");
+        }
         if (verified != ExitCode::kOk || (options.check.targets.empty() && !options.check.all)) {
             return verified;
         }
@@ -31,10 +42,28 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         write_file(options.junit_file, junit_report(context, checked.outcomes));
         context.out() << "JUnit XML written to " << context.show(options.junit_file) << "\n";
     }
-    if (!options.classroom_file.empty()) {
-        write_file(options.classroom_file,
-                   classroom_report(context, checked.outcomes).dump(2) + "\n");
-        context.out() << "Classroom results written to " << context.show(options.classroom_file)
+    // The score reports list every case of an exercise whose test program did not build (or
+    // reached no case), each scoring 0: the cases as its listing program names them.
+    DeclaredCases declared;
+    if (!options.classroom50_file.empty() || !options.gradescope_file.empty()) {
+        for (const CheckOutcome& outcome : checked.outcomes) {
+            const bool reached_none =
+                outcome.run && outcome.run->events.cases.empty() && outcome.run->all_cases.empty();
+            if (outcome.exercise != nullptr && !outcome.problem && (!outcome.run || reached_none)) {
+                declared[outcome.exercise->id] = declared_cases(context, *outcome.exercise);
+            }
+        }
+    }
+    if (!options.classroom50_file.empty()) {
+        write_file(options.classroom50_file,
+                   classroom50_result(context, checked.outcomes, declared).dump(2) + "\n");
+        context.out() << "Classroom 50 result written to " << context.show(options.classroom50_file)
+                      << "\n";
+    }
+    if (!options.gradescope_file.empty()) {
+        write_file(options.gradescope_file,
+                   gradescope_results(context, checked.outcomes, declared).dump(2) + "\n");
+        context.out() << "Gradescope results written to " << context.show(options.gradescope_file)
                       << "\n";
     }
     if (options.json) {

@@ -25,7 +25,7 @@ constexpr const char* kManifestDigestVariable = "TORCHLINGS_MANIFEST_SHA256";
 
 /// Files of a learner copy that the manifest does not list but that cannot change how a test
 /// compiles: Markdown, notebooks, the learners' exercise files, and what lies in hidden folders
-/// (.git, .torchlings) and build folders.
+/// (.git, .torchlings), build folders and the graders' folder.
 std::vector<std::string> unlisted_files(const Context& context, const HashList& listed) {
     std::set<std::string> learner_files;
     for (const Exercise& exercise : context.course().exercises()) {
@@ -41,7 +41,7 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         const std::string name = path.filename().string();
         if (walk->is_directory(error) && !walk->is_symlink(error)) {
             if ((!name.empty() && name.front() == '.') ||
-                (walk.depth() == 0 && name.rfind("build", 0) == 0) ||
+                (walk.depth() == 0 && (name.rfind("build", 0) == 0 || name == kGradersFolder)) ||
                 fs::exists(path / "CMakeCache.txt", error)) {
                 walk.disable_recursion_pending();
             }

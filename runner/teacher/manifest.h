@@ -16,6 +16,10 @@ namespace torchlings::runner {
 
 /// The test manifest's file name, at the root of a learner copy.
 inline constexpr std::string_view kTestManifest = "torchlings-manifest.json";
+/// The folder of a learner copy that holds what each platform grades with (export_command.cpp):
+/// not in the manifest, since its files carry the manifest's digest, and never compiled (no
+/// include path or glob of the build reaches it), so `check --verify-tests` passes over it.
+inline constexpr std::string_view kGradersFolder = "graders";
 /// `check --verify-tests`: every file in torchlings-manifest.json must have its hash. Prints
 /// the edited and missing files and returns kTestsEdited, or prints one line and returns kOk.
 /// Throws EnvironmentError when the course has no manifest (it is not a learner copy).

@@ -17,6 +17,90 @@
 namespace torchlings::runner {
 using nlohmann::json;
 
+// --- Sources ------------------------------------------------------------------------------
+
+Sources::Sources(const Context& context) : context_(context) {
+    try {
+        course_ = &context.course();
+    } catch (const EnvironmentError&) {
+        // Without the course the reports leave out test code and file names.
+    }
+}
+
+bool Sources::has(const Exercise& exercise) const {
+    return course_ != nullptr && course_->find_exercise(exercise.id) != nullptr;
+}
+
+std::string Sources::test_file(const Exercise& exercise) const {
+    return has(exercise) ? context_.show(course_->test_file(exercise)) : std::string();
+}
+
+std::string Sources::learner_file(const Exercise& exercise) const {
+    return has(exercise) ? context_.show(course_->learner_file(exercise)) : std::string();
+}
+
+const std::vector<std::string>& Sources::test_lines(const Exercise& exercise) {
+    auto found = lines_.find(exercise.id);
+    if (found != lines_.end()) {
+        return found->second;
+    }
+    std::vector<std::string> lines;
+    if (has(exercise)) {
+        try {
+            lines = split_lines(read_file(course_->test_file(exercise)));
+        } catch (const EnvironmentError&) {
+            // An unreadable test file: no code to quote.
+        }
+    }
+    return lines_.emplace(exercise.id, std::move(lines)).first->second;
+}
+
+namespace {
+
+/// The code of the case declared at `line` of the test file: its lines up to the next case's
+/// (the cases' lines are the ones the test program reported; a case that never started reported
+/// none, so a later line that begins with TEST_CASE ends it too), blank lines at the end left
+/// out; empty when the line is unknown or not in the file.
+std::string case_code(const std::vector<std::string>& lines, const std::vector<int>& case_lines,
+                      int line) {
+    if (line <= 0 || static_cast<std::size_t>(line) > lines.size()) {
+        return {};
+    }
+    const auto first = static_cast<std::size_t>(line) - 1;
+    std::size_t end = lines.size();
+    for (const int other : case_lines) {
+        if (other > line && static_cast<std::size_t>(other) - 1 < end) {
+            end = static_cast<std::size_t>(other) - 1;
+        }
+    }
+    for (std::size_t i = first + 1; i < end; ++i) {
+        if (lines[i].starts_with("TEST_CASE")) {
+            end = i;
+        }
+    }
+    while (end > first + 1 && trim(lines[end - 1]).empty()) {
+        --end;
+    }
+    const std::vector<std::string> code(lines.begin() + static_cast<std::ptrdiff_t>(first),
+                                        lines.begin() + static_cast<std::ptrdiff_t>(end));
+    return join(code, "\n");
+}
+
+/// Whether `reported` (a file as the test program was compiled) is the exercise's test file.
+bool is_test_file(const Context& context, const Exercise& exercise, const std::string& reported) {
+    if (reported.empty()) {
+        return false;
+    }
+    try {
+        const std::filesystem::path test = context.course().test_file(exercise);
+        return std::filesystem::path(reported).filename() == test.filename();
+    } catch (const EnvironmentError&) {
+        return false;
+    }
+}
+
+}  // namespace
+
 // --- Text helpers -------------------------------------------------------------------------
 
 std::string status_name(Status status) {
@@ -317,7 +401,8 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
         case Verdict::kTimedOut:
         case Verdict::kExitedEarly:
         case Verdict::kExitedBeforeTests:
-        case Verdict::kContradicted: {
+        case Verdict::kContradicted:
+        case Verdict::kRefused: {
             const StopText stop = *stop_text(run);
             std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
             const std::string site = crash_site(context, running);
@@ -344,6 +429,18 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
 }
 }  // namespace
 
+nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const IntegrityFlag& flag : flags) {
+        list.push_back({{"code", flag.code}, {"detail", flag.detail}, {"refused", flag.refused}});
+    }
+    return list;
+}
+
+std::string flag_line(const IntegrityFlag& flag) {
+    return std::string(flag.refused ? "refused: " : "flagged: ") + flag.code + ": " + flag.detail;
+}
+
 /// The description of one checked exercise.
 ExerciseReport describe(const Context& context, Sources& sources, const CheckOutcome& outcome) {
     if (outcome.exercise == nullptr) {
@@ -354,6 +451,7 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
     report.exercise = &exercise;
     report.test_file = sources.test_file(exercise);
     report.seconds = outcome.build.seconds;
+    report.flags = outcome.flags;
     if (outcome.problem) {
         report.status = Status::kError;
         report.error_outside_cases = true;
@@ -380,6 +478,13 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
     describe_verdict(context, run, report);
 
     const std::string learner_file = sources.learner_file(exercise);
+    // Each case's line and code, from where the test program said its TEST_CASE is.
+    std::vector<int> case_lines;
+    for (const TestCaseResult& result : run.events.cases) {
+        if (is_test_file(context, exercise, result.file)) {
+            case_lines.push_back(result.line);
+        }
+    }
     for (const TestCaseResult& result : run.events.cases) {
         if (result.status == CaseStatus::kSkipped) {
             report.skipped.push_back({result.name, result.skip_reason});
@@ -390,9 +495,9 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
         item.task_id = task_id(result.tags);
         item.duration_s = result.duration_s;
         item.timed = result.status != CaseStatus::kUnfinished;
-        if (const DeclaredCase* declared = sources.find_case(exercise, result.name)) {
-            item.code = declared->code;
-            item.line = declared->line;
+        if (is_test_file(context, exercise, result.file)) {
+            item.line = result.line;
+            item.code = case_code(sources.test_lines(exercise), case_lines, result.line);
         }
         if (result.status == CaseStatus::kPassed && run.verdict == Verdict::kContradicted) {
             // Reported passed, but the exit status disagrees: no point for it.
@@ -400,6 +505,12 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
             item.message = "Not counted: " + continue_sentence(report.summary) + ".";
             item.summary = "not counted: the exit status contradicts the report";
             item.type = "contradicted";
+        } else if (run.verdict == Verdict::kRefused) {
+            // A refused report scores nothing, whatever its cases say.
+            item.status = Status::kError;
+            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
+            item.summary = "not counted: the test report was refused";
+            item.type = "forged";
         } else if (result.status != CaseStatus::kPassed) {
             describe_failed_case(context, learner_file, run, result, item);
             if (item.failure_line > 0 && item.failure_file == report.test_file) {
@@ -417,11 +528,6 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
         item.message = "This test never ran: " + continue_sentence(report.summary) + ".";
         item.summary = "not run: the program stopped early";
         item.type = "not-run";
-        if (const DeclaredCase* declared = sources.find_case(exercise, name)) {
-            item.code = declared->code;
-            item.line = declared->line;
-            item.task_id = task_id(declared->tags);
-        }
         report.cases.push_back(std::move(item));
     }
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&

@@ -3,6 +3,7 @@
 /// case with its status, message and source. Internal to the reports.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -10,8 +11,10 @@
 #include <vector>
 
 #include "core/context.h"
+#include "core/course.h"
+#include "core/exercise_run.h"
+#include "core/integrity.h"
 #include "learner/check.h"
-#include "teacher/case_sources.h"
 
 namespace torchlings::runner {
 
@@ -61,7 +64,43 @@ struct ExerciseReport {
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
     std::string test_file;  ///< as the learner reads it, or empty
+    /// What the learner's file does that no answer needs (core/integrity.h), for the teacher:
+    /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
+    /// also made the run refused.
+    std::vector<IntegrityFlag> flags;
 };
+
+/// The cases each exercise's tests declare (by id), for the exercises whose test program did not
+/// build or reached no case: declared_cases() (core/exercise_run.h), gathered by `check` before
+/// it writes the score reports.
+using DeclaredCases = std::map<std::string, std::vector<ListedCase>>;
+
+/// The course's files that the reports quote, each read once: the test file (for a case's
+/// code: its lines from its TEST_CASE, as the test program reported the line, to the next case's)
+/// and the files' names as a learner reads them.
+class Sources {
+  public:
+    explicit Sources(const Context& context);
+
+    /// The test file as the learner reads it; empty without the course.
+    [[nodiscard]] std::string test_file(const Exercise& exercise) const;
+    /// The learner's file as the learner reads it; empty without the course.
+    [[nodiscard]] std::string learner_file(const Exercise& exercise) const;
+    /// The lines of the exercise's test file (cached); empty when it cannot be read.
+    const std::vector<std::string>& test_lines(const Exercise& exercise);
+
+  private:
+    [[nodiscard]] bool has(const Exercise& exercise) const;
+
+    const Context& context_;
+    const Course* course_ = nullptr;
+    std::map<std::string, std::vector<std::string>> lines_;
+};
+
+/// The flags as a JSON array of {"code", "detail", "refused"}.
+[[nodiscard]] nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags);
+/// One flag in one line: "refused: <code>: <detail>" or "flagged: <code>: <detail>".
+[[nodiscard]] std::string flag_line(const IntegrityFlag& flag);
 
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD.
 [[nodiscard]] std::string valid_utf8(std::string_view text);

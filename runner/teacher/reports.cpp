@@ -1,11 +1,13 @@
 /// @file
-/// @brief check --json / --junit / --classroom: the outcome of `check` for tools and teachers.
+/// @brief check --json / --junit / --classroom50 / --gradescope: the outcome of `check` for tools
+/// and teachers.
 ///
 /// Each CheckOutcome is first described once, format-neutrally (report_model.h), then written
 /// here in each format.
 #include "teacher/reports.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "core/text.h"
@@ -49,6 +51,9 @@ json exercism_json(const ExerciseReport& report) {
                     {"torchlings_skipped", skipped_json(report.skipped, "")}};
     if (!report.output.empty()) {
         results["torchlings_output"] = report.output;
+    }
+    if (!report.flags.empty()) {
+        results["torchlings_flags"] = flags_json(report.flags);
     }
     make_valid_utf8(results);
     return results;
@@ -168,6 +173,15 @@ std::string junit_suite(const ExerciseReport& report, const std::string& timesta
     const std::string classname = report.exercise->lesson + "." + report.exercise->id;
     std::string body;
     counts.seconds = report.seconds;
+    if (!report.flags.empty()) {
+        // JUnit's place for facts about a suite; properties come first in a <testsuite>.
+        body += "    <properties>\n";
+        for (const IntegrityFlag& flag : report.flags) {
+            body += "      <property" + attr("name", "torchlings.flag." + flag.code) +
+                    attr("value", flag_line(flag)) + "/>\n";
+        }
+        body += "    </properties>\n";
+    }
     if (report.error_outside_cases) {
         CaseReport error;
         error.name = report.build_failed ? "build" : "run";
@@ -205,20 +219,157 @@ std::string junit_suite(const ExerciseReport& report, const std::string& timesta
            attr("timestamp", timestamp) + ">\n" + body + "  </testsuite>\n";
 }
 
-// --- GitHub Classroom ---------------------------------------------------------------------
+// --- Scores: Classroom 50 and Gradescope --------------------------------------------------
 
-json classroom_test(const std::string& id, const CaseReport& item, const std::string& test_file) {
-    return {{"name", id + ": " + item.name},
-            {"status", status_name(item.status)},
-            {"score", item.status == Status::kPass ? 1 : 0},
-            {"message", item.message},
-            {"test_code", item.code},
-            {"filename", test_file},
-            {"line_no", item.line},
-            {"duration", std::llround(std::max(item.duration_s, 0.0) * 1000.0)}};
+/// One scored test case: a point when it passed, none otherwise.
+struct ScoredCase {
+    std::string name;  ///< "<id>: <case>"
+    Status status = Status::kPass;
+    std::string message;
+};
+
+/// What both score reports are made of: the scored cases, and those left out of the score.
+struct Scores {
+    std::vector<ScoredCase> cases;
+    json skipped = json::array();  ///< [{"name", "reason"}]
+    json flags = json::array();    ///< [{"exercise", "code", "detail", "refused"}] for the teacher
+    std::vector<std::string> flag_lines;  ///< the same, one line each
+};
+
+/// One point per test case that ran (or should have: a case never reached scores 0). A build
+/// error, or a run that reached no case, scores each declared case of the exercise 0 (as its
+/// listing program named them: `declared_by_id`), so that the maximum does not change with the
+/// learner's code; on a machine without a GPU its [gpu] cases are then left out as skipped, as
+/// they would have skipped themselves after a working build.
+Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outcomes,
+                   const DeclaredCases& declared_by_id) {
+    Sources sources(context);
+    Scores scores;
+    const bool has_gpu = gpu_found_by_tests(outcomes);
+    for (const CheckOutcome& outcome : outcomes) {
+        const ExerciseReport report = describe(context, sources, outcome);
+        const std::string& id = report.exercise->id;
+        for (json flag : flags_json(report.flags)) {
+            flag["exercise"] = id;
+            scores.flags.push_back(std::move(flag));
+        }
+        for (const IntegrityFlag& flag : report.flags) {
+            scores.flag_lines.push_back(id + ": " + flag_line(flag));
+        }
+        if (report.error_outside_cases && report.cases.empty()) {
+            const auto found = declared_by_id.find(id);
+            std::vector<ListedCase> declared;
+            if (found != declared_by_id.end()) {
+                declared = found->second;
+            }
+            if (declared.empty()) {
+                // Not even listed (no listing program in this build folder): one case, 0 points.
+                declared.push_back({report.build_failed ? "build" : "run", false});
+            }
+            for (const ListedCase& source : declared) {
+                if (!has_gpu && source.gpu) {
+                    scores.skipped.push_back(
+                        {{"name", id + ": " + source.name},
+                         {"reason", "needs a CUDA GPU, and this machine has none"}});
+                    continue;
+                }
+                scores.cases.push_back({id + ": " + source.name, Status::kError, report.message});
+            }
+            continue;
+        }
+        for (const CaseReport& item : report.cases) {
+            scores.cases.push_back({id + ": " + item.name, item.status, item.message});
+        }
+        for (const json& entry : skipped_json(report.skipped, id + ": ")) {
+            scores.skipped.push_back(entry);
+        }
+    }
+    return scores;
+}
+
+/// The value of an environment variable that Classroom 50's runner sets, or "".
+std::string runner_variable(const char* name) {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::string() : std::string(value);
 }
 
 }  // namespace
+
+nlohmann::json classroom50_result(const Context& context, const std::vector<CheckOutcome>& outcomes,
+                                  const DeclaredCases& declared) {
+    const Scores scores = score_cases(context, outcomes, declared);
+    json tests = json::array();
+    int score = 0;
+    for (const ScoredCase& item : scores.cases) {
+        const bool passed = item.status == Status::kPass;
+        score += passed ? 1 : 0;
+        tests.push_back({{"test-name", item.name},
+                         {"passed", passed},
+                         {"score", passed ? 1 : 0},
+                         {"max-score", 1}});
+    }
+    const std::string commit = runner_variable("COMMIT_URL");
+    const std::string review = runner_variable("REVIEW_URL");
+    json result = {{"schema", "classroom50/result/v1"},
+                   {"classroom", runner_variable("CLASSROOM")},
+                   {"assignment", runner_variable("ASSIGNMENT")},
+                   {"submission", runner_variable("SUBMISSION_TAG")},
+                   {"commit", commit},
+                   {"release", runner_variable("RELEASE_URL")},
+                   {"review", review.empty() ? commit : review},
+                   {"datetime", iso_time_now()},
+                   {"score", score},
+                   {"max-score", static_cast<int>(scores.cases.size())},
+                   {"tests", std::move(tests)},
+                   {"torchlings_skipped", scores.skipped},
+                   {"torchlings_flags", scores.flags}};
+    make_valid_utf8(result);
+    return result;
+}
+
+nlohmann::json gradescope_results(const Context& context, const std::vector<CheckOutcome>& outcomes,
+                                  const DeclaredCases& declared) {
+    const Scores scores = score_cases(context, outcomes, declared);
+    json tests = json::array();
+    int score = 0;
+    for (const ScoredCase& item : scores.cases) {
+        const bool passed = item.status == Status::kPass;
+        score += passed ? 1 : 0;
+        tests.push_back({{"name", item.name},
+                         {"score", passed ? 1 : 0},
+                         {"max_score", 1},
+                         {"status", passed ? "passed" : "failed"},
+                         {"output", item.message},
+                         {"visibility", "visible"}});
+    }
+    std::string output = std::to_string(score) + " of " + std::to_string(scores.cases.size()) +
+                         " test cases passed.";
+    if (!scores.skipped.empty()) {
+        output += "\nNot scored (skipped on this machine):";
+        for (const json& item : scores.skipped) {
+            output +=
+                "\n  " + item["name"].get<std::string>() + ": " + item["reason"].get<std::string>();
+        }
+    }
+    if (!scores.flag_lines.empty()) {
+        output += "\nFor the teacher: what these files do that no answer needs:";
+        for (const std::string& line : scores.flag_lines) {
+            output += "\n  " + line;
+        }
+    }
+    json results = {{"output", output},
+                    {"tests", std::move(tests)},
+                    {"extra_data",
+                     {{"torchlings_skipped", scores.skipped}, {"torchlings_flags", scores.flags}}}};
+    make_valid_utf8(results);
+    return results;
+}
+
+nlohmann::json gradescope_refusal(const std::string& why) {
+    json results = {{"score", 0}, {"output", why}, {"tests", json::array()}};
+    make_valid_utf8(results);
+    return results;
+}
 
 nlohmann::json exercism_results(const Context& context, const CheckOutcome& outcome) {
     Sources sources(context);
@@ -256,66 +407,6 @@ std::string junit_report(const Context& context, const std::vector<CheckOutcome>
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
            attr("name", "torchlings check") + total.attributes() + ">\n" + suites +
            "</testsuites>\n";
-}
-
-nlohmann::json classroom_report(const Context& context, const std::vector<CheckOutcome>& outcomes) {
-    Sources sources(context);
-    json tests = json::array();
-    json skipped = json::array();
-    std::optional<Status> worst;
-    const bool has_gpu = gpu_found_by_tests(outcomes);
-    const auto add = [&](const std::string& id, const CaseReport& item,
-                         const std::string& test_file) {
-        tests.push_back(classroom_test(id, item, test_file));
-        worst = worst ? std::max(*worst, item.status) : item.status;
-    };
-    for (const CheckOutcome& outcome : outcomes) {
-        const ExerciseReport report = describe(context, sources, outcome);
-        const std::string& id = report.exercise->id;
-        if (!report.all_skipped) {
-            // An exercise whose every case skipped itself scores nothing and fails nothing.
-            worst = worst ? std::max(*worst, report.status) : report.status;
-        }
-        if (report.error_outside_cases && report.cases.empty()) {
-            // A build error, or a run that reached no case: every declared case scores 0, so
-            // that max_score is the same as for a run that works.
-            std::vector<DeclaredCase> declared = sources.cases_of(*report.exercise);
-            if (declared.empty()) {
-                declared.push_back({report.build_failed ? "build" : "run", {}, 0, {}});
-            }
-            for (const DeclaredCase& source : declared) {
-                // A GPU case would have skipped itself on a machine without one, so it counts
-                // here as it would have after a working build: out of max_score.
-                if (!has_gpu &&
-                    std::find(source.tags.begin(), source.tags.end(), "gpu") != source.tags.end()) {
-                    skipped.push_back({{"name", id + ": " + source.name},
-                                       {"reason", "needs a CUDA GPU, and this machine has none"}});
-                    continue;
-                }
-                CaseReport item;
-                item.name = source.name;
-                item.status = Status::kError;
-                item.message = report.message;
-                item.code = source.code;
-                item.line = source.line;
-                add(id, item, report.test_file);
-            }
-            continue;
-        }
-        for (const CaseReport& item : report.cases) {
-            add(id, item, report.test_file);
-        }
-        for (const json& entry : skipped_json(report.skipped, id + ": ")) {
-            skipped.push_back(entry);
-        }
-    }
-    json result = {{"version", 1},
-                   {"status", status_name(worst.value_or(Status::kError))},
-                   {"max_score", tests.size()},
-                   {"tests", std::move(tests)},
-                   {"torchlings_skipped", std::move(skipped)}};
-    make_valid_utf8(result);
-    return result;
 }
 
 }  // namespace torchlings::runner

@@ -1,7 +1,7 @@
 /// @file
 /// @brief Machine-readable results of `check`, for tools and teachers rather than learners:
-/// the Exercism test-runner interface (version 3), JUnit XML, and the JSON that GitHub
-/// Classroom's autograding reporter reads.
+/// the Exercism test-runner interface (version 3), JUnit XML, Classroom 50's result.json and
+/// Gradescope's results.json.
 ///
 /// Skipped test cases (for example those that need a GPU, on a machine without one) are never
 /// reported as passed: the Exercism and Classroom shapes have no "skipped" status, so they are
@@ -15,6 +15,7 @@
 
 #include "core/context.h"
 #include "learner/check.h"
+#include "teacher/report_model.h"
 
 namespace torchlings::runner {
 
@@ -60,21 +61,38 @@ namespace torchlings::runner {
 [[nodiscard]] std::string junit_report(const Context& context,
                                        const std::vector<CheckOutcome>& outcomes);
 
-/// The GitHub Classroom autograding result: `{"version": 1, "status", "max_score", "tests":
-/// [{"name", "status", "score", "message", "test_code", "filename", "line_no", "duration"}],
-/// "torchlings_skipped": [{"name", "reason"}]}`, one point per test case that ran (or should have:
-/// a case never reached scores 0 with status "error"). name is "<id>: <case>", statuses are as
-/// in exercism_results(), message and test_code are strings ("" when there is nothing to say),
-/// filename is the test file relative to the course root, line_no the failed check's line (else
-/// the TEST_CASE line), duration in milliseconds. A build error, or a run that reached no case,
-/// scores each case of the exercise 0, the case names then read from its test source
-/// (`TEST_CASE("name"`), so that max_score does not change with the learner's code; on a machine
-/// without a GPU the cases tagged [gpu] are then listed as skipped, as they would have skipped
+/// Scores, for both platforms: one point per test case that ran (or should have: a case never
+/// reached scores 0). A build error, or a run that reached no case, scores each declared case of
+/// the exercise 0 (`declared`: the cases each such exercise's tests declare, from
+/// declared_cases()), so that the maximum does not change with the learner's code; on a machine
+/// without a GPU the cases tagged [gpu] are then left out as skipped, as they would have skipped
 /// themselves after a working build. Whether there is a GPU is what the batch's own [gpu] cases
-/// decided (ran or skipped themselves); only without any is /dev/nvidia0 asked. status is
-/// the worst status of the tests and of the exercises whose cases did not all skip themselves;
-/// "error" when there is no test at all.
-[[nodiscard]] nlohmann::json classroom_report(const Context& context,
-                                              const std::vector<CheckOutcome>& outcomes);
+/// decided (ran or skipped themselves); only without any is /dev/nvidia0 asked. Skipped cases are
+/// neither scored nor hidden: they are listed under `torchlings_skipped` ([{"name", "reason"}]).
+/// Case names are "<id>: <case>".
+///
+/// Classroom 50's result.json (schema classroom50/result/v1), what an autograder writes in the
+/// learner's checkout: `{"schema", "classroom", "assignment", "submission", "commit", "release",
+/// "review", "datetime", "score", "max-score", "tests": [{"test-name", "passed", "score",
+/// "max-score"}], "torchlings_skipped"}`. classroom, assignment, submission, commit, release and
+/// review are the runner's CLASSROOM, ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and
+/// REVIEW_URL (else COMMIT_URL), "" when unset; datetime is now, in UTC. The runner itself stamps
+/// owner, assignment_type, submitted_by and graded_at, and overwrites datetime with the commit's.
+[[nodiscard]] nlohmann::json classroom50_result(const Context& context,
+                                                const std::vector<CheckOutcome>& outcomes,
+                                                const DeclaredCases& declared = {});
+
+/// Gradescope's results.json: `{"output", "tests": [{"name", "score", "max_score", "status",
+/// "output", "visibility"}], "extra_data": {"torchlings_skipped"}}`; status "passed" or
+/// "failed", output the case's message ("" for a pass), visibility "visible". The total is the
+/// sum of the tests' scores (no top-level score, which would override it); the top-level output
+/// says it in words and names the cases left out.
+[[nodiscard]] nlohmann::json gradescope_results(const Context& context,
+                                                const std::vector<CheckOutcome>& outcomes,
+                                                const DeclaredCases& declared = {});
+
+/// The Gradescope results.json of a submission refused before grading: score 0, no tests, and
+/// why in its output.
+[[nodiscard]] nlohmann::json gradescope_refusal(const std::string& why);
 
 }  // namespace torchlings::runner

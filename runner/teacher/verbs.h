@@ -13,19 +13,22 @@ namespace torchlings::runner {
 /// Options of `check` when a class grades it.
 struct GradeOptions {
     CheckOptions check;
-    bool json = false;           ///< print check_json() on stdout, the text on stderr
-    std::string junit_file;      ///< write junit_report() here when not empty
-    std::string classroom_file;  ///< write classroom_report() here when not empty
-    bool verify_tests = false;   ///< refuse (kTestsEdited) when tests differ from the manifest
+    bool json = false;             ///< print check_json() on stdout, the text on stderr
+    std::string junit_file;        ///< write junit_report() here when not empty
+    std::string classroom50_file;  ///< write classroom50_result() here when not empty
+    std::string gradescope_file;   ///< write gradescope_results() here when not empty
+    bool verify_tests = false;     ///< refuse (kTestsEdited) when tests differ from the manifest
 
     /// Whether any of these asks for more than a learner's check.
     [[nodiscard]] bool any() const {
-        return json || !junit_file.empty() || !classroom_file.empty() || verify_tests;
+        return json || !junit_file.empty() || !classroom50_file.empty() ||
+               !gradescope_file.empty() || verify_tests;
     }
 };
 
-/// `check` with --verify-tests, --json, --junit or --classroom: verifies the tests first when
-/// asked, runs the learner's check, then writes the reports from its outcomes.
+/// `check` with --verify-tests, --json, --junit, --classroom50 or --gradescope: verifies the tests
+/// first when asked (a refusal still writes the Gradescope results, scoring 0 and saying why),
+/// runs the learner's check, then writes the reports from its outcomes.
 ExitCode grade_command(Context& context, const GradeOptions& options);
 
 /// Options of `export`.

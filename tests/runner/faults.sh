@@ -100,25 +100,94 @@ case $case_name in
   # --- Verdicts -------------------------------------------------------------------------------
   forged_pass)
     # Exit handlers write an all-passed report to every descriptor copied before main and to
-    # any --out file: the failing answer must stay failing, in the text, Classroom and progress.
+    # any --out file: the failing answer must stay failing, in the text, Classroom 50's result
+    # and progress.
     COURSE=$HOSTILE
-    run check hx_forge --classroom "$WORK/classroom.json"
+    run check hx_forge --classroom50 "$WORK/result.json"
     expect_rc 1
     expect "hx_forge: 1/2 tests passed|hx_forge: not passed"
     expect_not "Done!"
-    expect_file "$WORK/classroom.json" '"status": "(fail|error)"'
-    expect_file "$WORK/classroom.json" '"max_score": 2'
-    [ "$(grep -c '"score": 1' "$WORK/classroom.json")" -le 1 ] || fail "the Classroom result gives both points"
+    expect_file "$WORK/result.json" '"max-score": 2'
+    expect_file "$WORK/result.json" '"passed": false'
+    [ "$(grep -c '"passed": true' "$WORK/result.json")" -le 1 ] || fail "the Classroom 50 result passes both cases"
+    expect_file "$WORK/result.json" '^  "score": [01],$' 
     run list
     expect "failing +hx_forge"
     ;;
+  forged_stream_exit)
+    # In the failing test, the learner's code writes the rest of an all-passed report to every
+    # pipe it holds and calls _exit(0) (a pass before the reports were signed): its lines carry
+    # no valid MAC, so the run is refused and scores nothing; the teacher's reports flag it.
+    COURSE=$HOSTILE
+    run check hx_fake_stream --json --classroom50 "$WORK/result.json" --gradescope "$WORK/results.json"
+    expect_rc 1
+    expect "hx_fake_stream: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      '"type": "forged"|"status": "error"' '"torchlings_flags"' '"code": "exit-path"' '"detail": "ends the program: uses _exit"'
+    expect_not "Done!"
+    expect_file "$WORK/result.json" '"max-score": 2'
+    [ "$(grep -c '"score": 1' "$WORK/result.json")" = 0 ] || fail "a refused run scores points"
+    expect_file "$WORK/results.json" 'refused: exit-path|flagged: exit-path'
+    [ "$(grep -c '"score": 1' "$WORK/results.json")" = 0 ] || fail "a refused run scores points on Gradescope"
+    ;;
+  key_from_environment)
+    # A global's initializer looks for the run's key in every TORCHLINGS_ variable and every
+    # descriptor in /proc/self/fd, then signs its forgery with what it found: the reporter took
+    # the key (and both variables) first, so nothing it signs verifies.
+    COURSE=$HOSTILE
+    run check hx_steal_key --json
+    expect_rc 1
+    expect "hx_steal_key: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      '"code": "process-files"' '"code": "environment"' '"code": "descriptors"'
+    ;;
+  exit_handler_forgery)
+    # Exit handlers (at_quick_exit, atexit) registered before main write a passing end of the
+    # report to copies of every descriptor, after quick_exit(0) in the failing test.
+    COURSE=$HOSTILE
+    run check hx_exit_forge --junit "$WORK/junit.xml"
+    expect_rc 1
+    expect "hx_exit_forge: not passed, refused: [0-9]+ lines of its test report did not come from the course's reporter"
+    expect_file "$WORK/junit.xml" 'property name="torchlings.flag.exit-path" value="flagged: exit-path: ends the program: uses _exit, at_quick_exit, atexit, quick_exit"'
+    expect_file "$WORK/junit.xml" 'type="forged"'
+    ;;
+  interposed_functions)
+    # The learner's file defines write() and HMAC(): in the test program they replace the C
+    # library's and OpenSSL's, so the forgery is signed with the real key. Only the scan of the
+    # learner's object can see that, and it refuses the run.
+    COURSE=$HOSTILE
+    run check hx_interpose --json
+    expect_rc 1
+    expect "hx_interpose: not passed, refused: the file defines HMAC, write outside any namespace" \
+      '"code": "interposes-symbol"' '"refused": true'
+    expect_not "Done!"
+    ;;
+  preinit_order)
+    # The learner's own .preinit_array function runs before every C++ initialiser, and would
+    # copy the key with tee(); the reporter's entry is linked first and has taken and closed the
+    # key's pipe, so the forgery does not verify; the scan refuses the section as well.
+    COURSE=$HOSTILE
+    run check hx_preinit
+    expect_rc 1
+    expect "hx_preinit: not passed, refused: 2 lines of its test report did not come from the course's reporter" \
+      "and the file puts a function in .preinit_array"
+    ;;
+  ifunc_resolver)
+    # An indirect function's resolver runs while the loader relocates the program, before any
+    # .preinit_array entry, and copies the key with tee(): its forgery verifies, and only the
+    # scan of the learner's object, which refuses indirect functions, stops it.
+    COURSE=$HOSTILE
+    run check hx_ifunc --json
+    expect_rc 1
+    expect "hx_ifunc: not passed, refused: the file has indirect functions" '"code": "ifunc"'
+    expect_not "Done!"
+    ;;
   contradicted_exit_status)
-    # The unit tests cover classify(); here, end to end: a report of passes with exit status 7.
+    # The unit tests cover classify(); here, end to end: hx_forge's exit handlers append a report
+    # of passes after the real one, which now fails verification: an error, never a pass.
     COURSE=$HOSTILE
     prebuild ex_hx_forge
     run check hx_forge --json
     expect_rc 1
-    expect '"status": "fail"'
+    expect '"status": "error"' "the test report was refused"
     ;;
   static_exit)
     COURSE=$HOSTILE
@@ -128,16 +197,16 @@ case $case_name in
     expect_not "^fix: +cmake" "reported no results"
     ;;
   every_exercise_reported)
-    # One exercise's file missing, another exiting before main: --json, --classroom and --junit
+    # One exercise's file missing, another exiting before main: --json, --gradescope and --junit
     # still describe both.
     cp -R "$HOSTILE" "$WORK/course"
     rm "$WORK/course/exercises/00_hostile/hx_slow.cpp"
     COURSE="$WORK/course"
-    run check hx_static_exit hx_slow --classroom "$WORK/classroom.json" --junit "$WORK/junit.xml" --json
+    run check hx_static_exit hx_slow --gradescope "$WORK/results.json" --junit "$WORK/junit.xml" --json
     expect_rc 3
     expect '"id": "hx_static_exit"' '"id": "hx_slow"' "hx_slow.cpp is missing" "reset hx_slow"
-    expect_file "$WORK/classroom.json" "hx_static_exit"
-    expect_file "$WORK/classroom.json" "hx_slow"
+    expect_file "$WORK/results.json" "hx_static_exit"
+    expect_file "$WORK/results.json" "hx_slow"
     expect_file "$WORK/junit.xml" 'testsuite name="hx_static_exit'
     expect_file "$WORK/junit.xml" 'testsuite name="hx_slow'
     ;;
@@ -177,6 +246,23 @@ case $case_name in
     expect_rc 5
     expect "tests/exercises/00_fixtures/tl_test/catch.h is not in the class's copy"
     expect_not "fx_fail: "
+    ;;
+
+  export_inside_course)
+    # A target that resolves inside the course, through a symbolic link to it, is refused
+    # however it is named; nothing is written there.
+    cp -R "$FIXTURES" "$WORK/course"
+    ln -s "$WORK/course" "$WORK/link"
+    COURSE="$WORK/course"
+    for target in "$WORK/link/class" "$WORK/link/lessons/class" "$WORK/course/../course/class"; do
+      run export --learner "$target"
+      expect_rc 64
+      expect "must lie outside the course" "name a folder outside it"
+      [ ! -e "$WORK/course/class" ] && [ ! -e "$WORK/course/lessons/class" ] ||
+        fail "export wrote into the course through $target"
+    done
+    run export --learner "$WORK/class"
+    expect_rc 0
     ;;
 
   # --- Processes ------------------------------------------------------------------------------
@@ -257,6 +343,21 @@ case $case_name in
     expect_rc 0
     expect "Hints for fx_pass"
     ;;
+  corrupt_state_twice)
+    # Each corruption is kept under a name of its own: the second never overwrites the first.
+    printf '{"format_version": 2, "exercises": {' >"$STATE"
+    cp "$STATE" "$WORK/first"
+    run list
+    expect_rc 0
+    expect "could not be used" "kept as .*state.json.corrupt\\."
+    printf '[[[ second' >"$STATE"
+    cp "$STATE" "$WORK/second"
+    run list
+    expect_rc 0
+    expect "kept as .*state.json.corrupt.1\\."
+    cmp "$STATE.corrupt" "$WORK/first" || fail "the first corrupt file was overwritten"
+    cmp "$STATE.corrupt.1" "$WORK/second" || fail "the second corrupt file was not kept as it was"
+    ;;
   huge_state)
     head -c 20000000 /dev/zero | tr '\0' ' ' >"$STATE"
     run progress
@@ -321,6 +422,32 @@ case $case_name in
     cmp "$WORK/ro/state.json" "$WORK/original" || fail "the progress file changed"
     [ -z "${open:-}" ] || rm -rf "$open"
     ;;
+  unwritable_build)
+    # A build folder that belongs to another user (root's, made with sudo): the check says so,
+    # names the folder and gives a fix that works, not "CMake could not re-configure" with a log
+    # that could not be written. Run as nobody, since root writes anywhere.
+    [ "$(id -u)" = 0 ] || skip "needs root, to run the runner as another user than the build's owner"
+    command -v setpriv >/dev/null 2>&1 || skip "running as root without setpriv: no other user to run as"
+    as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    $as test -x "$BUILD/bin" || skip "the build folder is out of nobody's reach (a private parent folder)"
+    prebuild ex_fx_pass
+    open=$(mktemp -d "${TMPDIR:-/tmp}/torchlings-unwritable-XXXXXX")
+    chmod 755 "$open"
+    cp -R "$FIXTURES" "$open/course"
+    cp "$RUNNER" "$open/torchlings-runner"
+    chmod -R a+rX "$open"
+    # Something to build: the exercise's file is newer than its program.
+    touch "$FIXTURES/exercises/00_fixtures/fx_pass.cpp"
+    $as "$open/torchlings-runner" --root "$open/course" --build-dir "$BUILD"       --state "$open/state.json" --color=never check fx_pass >"$OUT" 2>&1 </dev/null
+    rc=$?
+    cat "$OUT"
+    rm -rf "$open"
+    prebuild ex_fx_pass
+    expect_rc 3
+    expect "cannot be written by you \\(permission denied\\)" "chown -R" "rm -rf" \
+      "could not be saved there either"
+    expect_not "CMake could not re-configure" "Full log: .*logs/" "internal error" "^warning: cannot write"
+    ;;
   torchlings_folder_is_file)
     # .torchlings/ is a file: hint still shows the hint and says why progress is not saved;
     # reset (which backs up first) stops before touching the learner's file.
@@ -350,7 +477,7 @@ case $case_name in
     expect_rc 3
     expect "cannot write /dev/full: No space left on device" "free some disk space"
     printf 'x\n' >"$WORK/afile"
-    run check fx_pass --classroom "$WORK/afile/result.json"
+    run check fx_pass --classroom50 "$WORK/afile/result.json"
     expect_rc 3
     expect "Not a directory"
     expect_not ": Success"
@@ -386,7 +513,7 @@ case $case_name in
   broken_venv)
     # A cached venv whose python does not run: say so, and how to rebuild it.
     mkdir -p "$WORK/course" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
-    cp "$SOURCE_ROOT/torchlings" "$WORK/course/torchlings"
+    cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
     printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH XDG_CACHE_HOME="$WORK/cache" \

@@ -136,8 +136,9 @@ step(export EXIT 0 MATCH "Exported [0-9]+ files" "torchlings-manifest.json" ARGS
 if(EXISTS "${copy}/solutions")
   string(APPEND failures "\nexport: the learner copy has solutions/")
 endif()
-if(NOT EXISTS "${copy}/.github/workflows/classroom.yml")
-  string(APPEND failures "\nexport: the learner copy has no classroom workflow")
+if(NOT EXISTS "${copy}/graders/classroom50/autograder.py" OR
+   NOT EXISTS "${copy}/graders/gradescope/run_autograder")
+  string(APPEND failures "\nexport: the learner copy has no graders")
 endif()
 step(export_again EXIT 64 MATCH "already exists and is not empty" ARGS export --learner "${copy}")
 set(course "${copy}")

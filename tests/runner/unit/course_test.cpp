@@ -23,7 +23,7 @@ constexpr const char* kInfo1 = R"(# Lesson 01 exercises
 ## choose_device: Choose
 
 timeout_s: 12
-given: compiles
+
 
 ### Hint
 
@@ -84,8 +84,6 @@ TEST_CASE("the fixture course loads, with defaults for optional keys") {
     const tl::Course parsed = course_of(kInfo1);
     CHECK(parsed.find_exercise("parse_device")->timeout_s == tl::layout::kDefaultTimeoutS);
     CHECK(parsed.find_exercise("choose_device")->timeout_s == 12);
-    CHECK(parsed.find_exercise("choose_device")->given_tests ==
-          std::vector<std::string>{"compiles"});
 }
 
 TEST_CASE("hints are Markdown sections of several lines, code blocks included") {
@@ -122,9 +120,12 @@ TEST_CASE("metadata errors name the file, the line and what was expected") {
     CHECK_THROWS_WITH(parse1(with("### Hint\n\nh1", "### Tip\n\nh1")),
                       ContainsSubstring(":8: expected \"### Hint\""));
     CHECK_THROWS_WITH(
-        parse1(with("given: compiles", "gven: compiles")),
-        ContainsSubstring("expected \"timeout_s: N\", \"given: test case\" or a \"### Hint\" "
-                          "section below \"## choose_device\", got \"gven: compiles\""));
+        parse1(with("timeout_s: 12", "timout_s: 12")),
+        ContainsSubstring("expected \"timeout_s: N\" or a \"### Hint\" "
+                          "section below \"## choose_device\", got \"timout_s: 12\""));
+    // given: (cases an untouched stub might pass) is no longer part of the format.
+    CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "given: compiles")),
+                      ContainsSubstring("got \"given: compiles\""));
     CHECK_THROWS_WITH(parse1(with("```\n\n### Hint\nh3", "\n\n### Hint\nh3")),
                       ContainsSubstring("a code block (```) is not closed"));
     CHECK_THROWS_WITH(course_of(with("## parse_device", "## device_index")),
@@ -185,7 +186,7 @@ constexpr const char* kInfo1Ko = R"(# 강의 01 연습 문제
 ## choose_device: 고르기
 
 timeout_s: 12
-given: compiles
+
 
 ### Hint
 
@@ -235,7 +236,6 @@ TEST_CASE("the fixture course in Korean: titles and hints from info.ko.md, READM
         CHECK(ko.title != en.title);
         CHECK(ko.hints.size() == en.hints.size());
         CHECK(ko.timeout_s == en.timeout_s);
-        CHECK(ko.given_tests == en.given_tests);
     }
     // English stays English, whatever files lie beside it.
     CHECK(english.find_exercise("fx_pass")->title == "Passes every test");
@@ -281,13 +281,10 @@ TEST_CASE("a translation that differs from info.md in structure is a course erro
                       ContainsSubstring(ko + "3: \"## choose_device\" has 2 \"### Hint\" sections, "
                                              "exercises/01_availability/info.md has 3") &&
                           translation_of && same_order);
-    // Another time limit, a given case missing.
-    CHECK_THROWS_WITH(
-        translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
-        ContainsSubstring(ko + "3: \"## choose_device\" has other timeout_s: or given: "
-                               "lines than exercises/01_availability/info.md"));
-    CHECK_THROWS_WITH(translate1(ko_with("given: compiles\n", "")),
-                      ContainsSubstring("has other timeout_s: or given: lines"));
+    // Another time limit.
+    CHECK_THROWS_WITH(translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
+                      ContainsSubstring(ko + "3: \"## choose_device\" has another timeout_s: "
+                                             "line than exercises/01_availability/info.md"));
     // Its own syntax errors name the translation.
     CHECK_THROWS_WITH(translate1(ko_with("### Hint\n\n힌트 1", "### 힌트\n\n힌트 1")),
                       ContainsSubstring(ko + "8: expected \"### Hint\""));

@@ -31,6 +31,21 @@ TEST_CASE("stdout and stderr are captured together, with the exit status") {
     CHECK(result.output == "out\nerr\n");
 }
 
+TEST_CASE("the key reaches the child through a pipe of its own, which then ends") {
+    tl::ProcessSpec spec{{"sh", "-c",
+                          "cat <&$TORCHLINGS_EVENTS_KEY_FD >&$TORCHLINGS_EVENTS_FD; "
+                          "echo \" $TORCHLINGS_EVENTS_FD $TORCHLINGS_EVENTS_KEY_FD\""},
+                         {},
+                         tl::OutputMode::kCapture,
+                         10s};
+    spec.events_pipe = true;
+    spec.events_key = "0123456789abcdef0123456789abcdef";
+    const tl::ProcessResult result = tl::run_process(spec);
+    CHECK(result.succeeded());
+    CHECK(result.events == spec.events_key);  // cat ended: nothing else holds the write end
+    CHECK(result.output == " 3 4\n");
+}
+
 TEST_CASE("arguments are passed as they are, never through a shell") {
     const tl::ProcessResult result = tl::run_process(
         {{"printf", "%s|", "a b", "$(not run)", ";"}, {}, tl::OutputMode::kCapture, {}});

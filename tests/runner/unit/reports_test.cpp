@@ -1,6 +1,6 @@
 /// @file
 /// @brief Unit tests of the machine-readable results of `check` (Exercism results.json v3,
-/// JUnit XML, GitHub Classroom), made from hand-built outcomes over the fixture course.
+/// JUnit XML, Classroom 50, Gradescope), made from hand-built outcomes over the fixture course.
 #include "tl_test/catch.h"
 
 #include <csignal>
@@ -97,6 +97,13 @@ tl::TestCaseResult make_case(const std::string& name, tl::CaseStatus status,
     return result;
 }
 
+/// The case as declared at `line` of a fixture test file, as the test program reports it.
+tl::TestCaseResult declared_at(tl::TestCaseResult result, const std::string& test_file, int line) {
+    result.file = (kFixtures / "tests/exercises/00_fixtures" / test_file).string();
+    result.line = line;
+    return result;
+}
+
 tl::Failure check_failure(const std::string& test_file, int line) {
     tl::Failure failure;
     failure.kind = tl::FailureKind::kAssertion;
@@ -110,11 +117,14 @@ tl::Failure check_failure(const std::string& test_file, int line) {
 }
 
 tl::CheckOutcome failing(ReportFixture& fixture) {
-    tl::TestCaseResult failed = make_case("adds equal numbers", tl::CaseStatus::kFailed);
+    tl::TestCaseResult failed = declared_at(
+        make_case("adds equal numbers", tl::CaseStatus::kFailed), "fx_fail_test.cpp", 9);
     failed.failures.push_back(check_failure("fx_fail_test.cpp", 11));
     return fixture.ran(
         "fx_fail",
-        {make_case("adds different numbers", tl::CaseStatus::kPassed, {"task_1"}), failed});
+        {declared_at(make_case("adds different numbers", tl::CaseStatus::kPassed, {"task_1"}),
+                     "fx_fail_test.cpp", 7),
+         failed});
 }
 
 tl::CheckOutcome crashed(ReportFixture& fixture) {
@@ -145,10 +155,14 @@ tl::CheckOutcome skipped_case(ReportFixture& fixture) {
 }  // namespace
 
 TEST_CASE("exercism: a pass lists every case with its source and task") {
+    // A case's code: its lines from where the test program said its TEST_CASE is, to the next.
     ReportFixture fixture;
     const tl::CheckOutcome outcome = fixture.ran(
-        "fx_pass", {make_case("adds small numbers", tl::CaseStatus::kPassed, {"task_2"}),
-                    make_case("adds negative numbers", tl::CaseStatus::kPassed)});
+        "fx_pass",
+        {declared_at(make_case("adds small numbers", tl::CaseStatus::kPassed, {"task_2"}),
+                     "fx_pass_test.cpp", 7),
+         declared_at(make_case("adds negative numbers", tl::CaseStatus::kPassed),
+                     "fx_pass_test.cpp", 9)});
     const json results = tl::exercism_results(fixture.context(), outcome);
     CHECK(results["version"] == 3);
     CHECK(results["status"] == "pass");
@@ -266,7 +280,7 @@ TEST_CASE("exercism: a crash is an error on its case, and the cases after it nev
     CHECK(never["message"] ==
           "This test never ran: the test program crashed with SIGABRT while running \"aborts "
           "on a negative argument\".");
-    CHECK(never["test_code"] == "TEST_CASE(\"never runs\") { CHECK(fx_add(2, 2) == 4); }");
+    CHECK(never["test_code"].is_null());  // never started: the program never said where it is
     CHECK_FALSE(never.contains("torchlings_duration_s"));
     CHECK(results["torchlings_output"] == "partial line\n");
 }
@@ -418,61 +432,78 @@ TEST_CASE("junit: XML special and control characters are escaped") {
     CHECK(xml.find('\x1b') == std::string::npos);
 }
 
-TEST_CASE("classroom: one point per case that ran, and skips carry no score") {
+TEST_CASE("classroom50: one point per case that ran, and skips carry no score") {
     ReportFixture fixture;
-    const json report = tl::classroom_report(
+    const json report = tl::classroom50_result(
         fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)});
-    CHECK(report["version"] == 1);
-    CHECK(report["status"] == "error");
-    CHECK(report["max_score"] == 5);
+    CHECK(report["schema"] == "classroom50/result/v1");
+    CHECK(report["score"] == 2);
+    CHECK(report["max-score"] == 5);
     REQUIRE(report["tests"].size() == 5);
-    const json& passed = report["tests"][0];
-    CHECK(passed["name"] == "fx_fail: adds different numbers");
-    CHECK(passed["status"] == "pass");
-    CHECK(passed["score"] == 1);
-    CHECK(passed["message"] == "");
-    CHECK(passed["filename"] == "tests/exercises/00_fixtures/fx_fail_test.cpp");
-    CHECK(passed["line_no"] == 7);
-    CHECK(passed["duration"] == 125);
-    const json& failed = report["tests"][1];
-    CHECK(failed["status"] == "fail");
-    CHECK(failed["score"] == 0);
-    CHECK(failed["line_no"] == 11);  // the failed check, not the declaration
-    CHECK(failed["message"].get<std::string>().rfind("CHECK( fx_add(2, 2) == 4 )\n", 0) == 0);
-    CHECK(report["tests"][4]["name"] == "fx_crash: never runs");
-    CHECK(report["tests"][4]["status"] == "error");
+    CHECK(report["tests"][0] == json::parse(R"({"test-name": "fx_fail: adds different numbers",
+                                   "passed": true, "score": 1, "max-score": 1})"));
+    CHECK(report["tests"][1]["passed"] == false);
+    CHECK(report["tests"][1]["score"] == 0);
+    CHECK(report["tests"][4]["test-name"] == "fx_crash: never runs");
     CHECK(report["torchlings_skipped"] == json::parse(R"([{"name": "fx_skip: uses a device",
                           "reason": "needs a device this fixture never has"}])"));
+    const std::string when = report["datetime"].get<std::string>();
+    CHECK(when.size() == 20);
+    CHECK(when.back() == 'Z');
 
-    const json passing = tl::classroom_report(
-        fixture.context(),
-        {fixture.ran("fx_pass", {make_case("adds small numbers", tl::CaseStatus::kPassed)}),
-         skipped_case(fixture)});
-    CHECK(passing["status"] == "pass");
-    CHECK(passing["max_score"] == 1);
-
-    const json nothing = tl::classroom_report(fixture.context(), {skipped_case(fixture)});
-    CHECK(nothing["status"] == "error");
-    CHECK(nothing["max_score"] == 0);
+    const json nothing = tl::classroom50_result(fixture.context(), {skipped_case(fixture)});
+    CHECK(nothing["max-score"] == 0);
     CHECK(nothing["tests"] == json::array());
 }
 
-TEST_CASE("classroom: a build error scores every declared case 0") {
+TEST_CASE("gradescope: one point per case, integer scores, skips listed apart") {
     ReportFixture fixture;
-    const json report =
-        tl::classroom_report(fixture.context(), {fixture.build_error("fx_compile_error")});
-    CHECK(report["status"] == "error");
-    CHECK(report["max_score"] == 2);
+    const json report = tl::gradescope_results(
+        fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)});
+    CHECK_FALSE(report.contains("score"));  // the tests' sum is the score
+    REQUIRE(report["tests"].size() == 5);
+    const json& passed = report["tests"][0];
+    CHECK(passed["name"] == "fx_fail: adds different numbers");
+    CHECK(passed["score"] == 1);
+    CHECK(passed["score"].is_number_integer());
+    CHECK(passed["max_score"] == 1);
+    CHECK(passed["status"] == "passed");
+    CHECK(passed["visibility"] == "visible");
+    CHECK(report["tests"][1]["status"] == "failed");
+    CHECK(report["tests"][1]["output"].get<std::string>().rfind("CHECK( fx_add(2, 2) == 4 )\n",
+                                                                0) == 0);
+    CHECK(report["extra_data"]["torchlings_skipped"].size() == 1);
+    CHECK_THAT(report["output"].get<std::string>(),
+               Catch::Matchers::ContainsSubstring("fx_skip: uses a device"));
+
+    const json refused = tl::gradescope_refusal("Not graded: edited tests.");
+    CHECK(refused["score"] == 0);
+    CHECK(refused["tests"] == json::array());
+}
+
+TEST_CASE("scores: a build error scores every declared case 0") {
+    ReportFixture fixture;
+    const tl::DeclaredCases declared = {
+        {"fx_compile_error", {{"adds small numbers", false}, {"adds negative numbers", false}}}};
+    const json report = tl::classroom50_result(fixture.context(),
+                                               {fixture.build_error("fx_compile_error")}, declared);
+    CHECK(report["max-score"] == 2);
+    CHECK(report["score"] == 0);
     REQUIRE(report["tests"].size() == 2);
-    CHECK(report["tests"][0]["name"] == "fx_compile_error: adds small numbers");
-    CHECK(report["tests"][1]["name"] == "fx_compile_error: adds negative numbers");
-    for (const json& test : report["tests"]) {
-        CHECK(test["status"] == "error");
+    CHECK(report["tests"][0]["test-name"] == "fx_compile_error: adds small numbers");
+    CHECK(report["tests"][1]["test-name"] == "fx_compile_error: adds negative numbers");
+    const json gradescope = tl::gradescope_results(
+        fixture.context(), {fixture.build_error("fx_compile_error")}, declared);
+    REQUIRE(gradescope["tests"].size() == 2);
+    for (const json& test : gradescope["tests"]) {
         CHECK(test["score"] == 0);
-        CHECK(test["message"].get<std::string>().rfind("The build failed:\n", 0) == 0);
-        CHECK(test["filename"] == "tests/exercises/00_fixtures/fx_compile_error_test.cpp");
+        CHECK(test["output"].get<std::string>().rfind("The build failed:\n", 0) == 0);
     }
-    CHECK(report["tests"][1]["line_no"] == 9);
+    // Not even listed (a build folder without the listing programs): one case, scoring 0.
+    const json unlisted =
+        tl::classroom50_result(fixture.context(), {fixture.build_error("fx_compile_error")});
+    CHECK(unlisted["max-score"] == 1);
+    CHECK(unlisted["tests"][0]["test-name"] == "fx_compile_error: build");
 }
 
 namespace {
@@ -486,63 +517,20 @@ void write_demo_course(const tl::testing::TempDir& course, std::string_view test
 
 }  // namespace
 
-TEST_CASE("test sources: names, tags and bodies are read past comments and literals") {
-    tl::testing::TempDir course;
-    write_demo_course(course, R"test(#include "tl_test/catch.h"
-// TEST_CASE("in a comment") {}
-/* TEST_CASE("in a block comment") {} */
-TEST_CASE( "spaced \"quoted\" name", "[slow][task_3]" ) {
-    const char* text = "} not the end {";
-    const char brace = '}';
-    const char* raw = R"x(")} still not)x";
-    CHECK(1'000 == 1000);  // }
+TEST_CASE("exercism: a case's code ends where the next case starts, or at the end") {
+    ReportFixture fixture;
+    const json results = tl::exercism_results(fixture.context(), failing(fixture));
+    CHECK(results["tests"][0]["test_code"] ==
+          "TEST_CASE(\"adds different numbers\") { CHECK(fx_add(2, 3) == 5); }");
+    // A case whose file is not the exercise's test file (a shared header): no code, no line.
+    tl::TestCaseResult elsewhere = make_case("from a header", tl::CaseStatus::kPassed);
+    elsewhere.file = "/elsewhere/shared_cases.h";
+    elsewhere.line = 3;
+    const json other = tl::exercism_results(fixture.context(), fixture.ran("fx_pass", {elsewhere}));
+    CHECK(other["tests"][0]["test_code"].is_null());
 }
 
-TEST_CASE("second",
-          "[task_4]") { CHECK(true); }
-const char* kNotACase = "TEST_CASE(\"no\")";
-)test");
-    ReportFixture fixture(course.path());
-    const tl::CheckOutcome outcome = fixture.unrecognised_build_error("demo");
-    const json report = tl::classroom_report(fixture.context(), {outcome});
-    REQUIRE(report["tests"].size() == 2);
-    CHECK(report["max_score"] == 2);
-    const json& first = report["tests"][0];
-    CHECK(first["name"] == "demo: spaced \"quoted\" name");
-    CHECK(first["line_no"] == 4);
-    CHECK(first["test_code"] ==
-          "TEST_CASE( \"spaced \\\"quoted\\\" name\", \"[slow][task_3]\" ) {\n"
-          "    const char* text = \"} not the end {\";\n"
-          "    const char brace = '}';\n"
-          "    const char* raw = R\"x(\")} still not)x\";\n"
-          "    CHECK(1'000 == 1000);  // }\n"
-          "}");
-    CHECK(report["tests"][1]["name"] == "demo: second");
-    CHECK(report["tests"][1]["line_no"] == 11);
-    CHECK(report["tests"][1]["test_code"] ==
-          "TEST_CASE(\"second\",\n          \"[task_4]\") { CHECK(true); }");
-    CHECK(report["tests"][1]["message"] ==
-          "The build failed:\n"
-          "The build failed without a recognisable error message; see the log.\n"
-          "Full build log: " +
-              (fixture.build_dir() / "logs/ex_demo.build.log").string());
-
-    // Tags of cases that never ran come from the source too.
-    tl::CheckOutcome stopped = fixture.ran("demo", {}, [] {
-        tl::ProcessResult process;
-        process.signal = SIGSEGV;
-        return process;
-    }());
-    stopped.run->all_cases = {"spaced \"quoted\" name", "second"};
-    const json results = tl::exercism_results(fixture.context(), stopped);
-    REQUIRE(results["tests"].size() == 2);
-    CHECK(results["tests"][0]["task_id"] == 3);
-    CHECK(results["tests"][1]["task_id"] == 4);
-    CHECK(results["message"].get<std::string>().rfind(
-              "The test program crashed with SIGSEGV before any test case started.\n", 0) == 0);
-}
-
-TEST_CASE("classroom: after a build error, GPU cases count as the tests decided") {
+TEST_CASE("scores: after a build error, GPU cases count as the tests decided") {
     tl::testing::TempDir course;
     write_demo_course(course, R"test(#include "tl_test/catch.h"
 TEST_CASE("on the CPU") { CHECK(true); }
@@ -550,19 +538,21 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
 )test");
     ReportFixture fixture(course.path());
     const tl::CheckOutcome outcome = fixture.unrecognised_build_error("demo");
+    // As the listing program ex_demo_cases names them.
+    const tl::DeclaredCases declared = {{"demo", {{"on the CPU", false}, {"on a GPU", true}}}};
     // Alone, no [gpu] case of the batch ran or skipped: the NVIDIA driver decides.
-    const json report = tl::classroom_report(fixture.context(), {outcome});
+    const json report = tl::classroom50_result(fixture.context(), {outcome}, declared);
     if (std::filesystem::exists("/dev/nvidia0")) {
-        CHECK(report["max_score"] == 2);  // the GPU case would have run, and scores 0
+        CHECK(report["max-score"] == 2);  // the GPU case would have run, and scores 0
         CHECK(report["torchlings_skipped"].empty());
     } else {
-        CHECK(report["max_score"] == 1);  // it would have skipped itself: not scored
+        CHECK(report["max-score"] == 1);  // it would have skipped itself: not scored
         REQUIRE(report["torchlings_skipped"].size() == 1);
         CHECK(report["torchlings_skipped"][0]["name"] == "demo: on a GPU");
         CHECK_THAT(report["torchlings_skipped"][0]["reason"].get<std::string>(),
                    Catch::Matchers::ContainsSubstring("needs a CUDA GPU"));
     }
-    CHECK(report["tests"][0]["name"] == "demo: on the CPU");
+    CHECK(report["tests"][0]["test-name"] == "demo: on the CPU");
     CHECK(report["tests"][0]["score"] == 0);
 
     // With other outcomes in the batch, the decision is the one their [gpu] cases made.
@@ -571,14 +561,14 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     // Another exercise's GPU case ran: this machine has a GPU, whatever /dev shows.
     const tl::CheckOutcome ran =
         fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kPassed, {"gpu"})});
-    const json with_gpu = tl::classroom_report(fixture.context(), {broken, ran});
-    CHECK(with_gpu["max_score"] == 3);
+    const json with_gpu = tl::classroom50_result(fixture.context(), {broken, ran}, declared);
+    CHECK(with_gpu["max-score"] == 3);
     CHECK(with_gpu["torchlings_skipped"].empty());
 
     // It skipped itself: no GPU, so the build error's GPU case is not scored either.
     const tl::CheckOutcome skipped =
         fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kSkipped, {"gpu"})});
-    const json without_gpu = tl::classroom_report(fixture.context(), {broken, skipped});
-    CHECK(without_gpu["max_score"] == 1);
+    const json without_gpu = tl::classroom50_result(fixture.context(), {broken, skipped}, declared);
+    CHECK(without_gpu["max-score"] == 1);
     CHECK(without_gpu["torchlings_skipped"].size() == 2);
 }

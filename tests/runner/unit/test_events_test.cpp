@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kRun = R"LOG({"event":"run_start"}
 {"event":"case_start","name":"passes","tags":[]}
 {"event":"case_end","name":"passes","status":"passed","skip_reason":null,"duration_s":0.25}
-{"event":"case_start","name":"fails","tags":["gpu"]}
+{"event":"case_start","name":"fails","tags":["gpu"],"file":"/c/t.cpp","line":11}
 {"event":"assertion","case":"fails","ok":false,"macro":"CHECK","expr":"f(2) == 4","expanded":"5 == 4","message":"","messages":["adding 2 and 2"],"file":"/c/t.cpp","line":12,"kind":"assertion"}
 {"event":"assertion","case":"fails","ok":false,"macro":"REQUIRE","expr":"g()","expanded":"","message":"TODO: write g","messages":[],"file":"/c/t.cpp","line":13,"kind":"todo"}
 {"event":"case_end","name":"fails","status":"failed","skip_reason":null,"duration_s":0.5}
@@ -33,6 +33,10 @@ TEST_CASE("a complete run is read case by case") {
     CHECK(run.count(tl::CaseStatus::kSkipped) == 1);
     CHECK(run.cases[0].duration_s == Catch::Approx(0.25));
     CHECK(run.cases[1].tags == std::vector<std::string>{"gpu"});
+    CHECK(run.cases[1].file == "/c/t.cpp");  // where its TEST_CASE is
+    CHECK(run.cases[1].line == 11);
+    CHECK(run.cases[0].file.empty());  // an older program's events say nothing of it
+    CHECK(run.cases[0].line == 0);
     CHECK(run.cases[2].skip_reason == "needs a CUDA GPU");
     CHECK(run.interrupted_case() == nullptr);
 

@@ -1,0 +1,385 @@
+/// @file
+/// @brief Scanning a learner's file and its object for what could tamper with the test program.
+#include "core/integrity.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <system_error>
+
+#include "core/process.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Functions whose use a learner's answer never needs, by what they reach. None of the course's
+/// solutions uses any of them; each is a way a student could reach the reporter, its pipe, or
+/// the end of the program.
+struct Category {
+    std::string_view code;
+    std::string_view what;
+    std::vector<std::string_view> names;
+};
+
+const std::vector<Category>& categories() {
+    static const std::vector<Category> kCategories{
+        {"exit-path",
+         "ends the program",
+         // Not abort(): it ends the program with a signal, which is never a pass.
+         {"exit", "_exit", "_Exit", "quick_exit", "at_quick_exit", "atexit", "on_exit"}},
+        {"descriptors",
+         "works on file descriptors",
+         {"write",    "read",       "close",     "dup",     "dup2",     "dup3",        "fcntl",
+          "fcntl64",  "pipe",       "pipe2",     "open",    "open64",   "openat",      "openat64",
+          "__open_2", "__open64_2", "tee",       "splice",  "vmsplice", "sendfile",    "pread",
+          "pwrite",   "pread64",    "pwrite64",  "writev",  "readv",    "close_range", "fdopen",
+          "opendir",  "readdir",    "readdir64", "readlink"}},
+        {"environment",
+         "reads or changes the environment",
+         {"getenv", "secure_getenv", "setenv", "unsetenv", "putenv", "clearenv", "environ",
+          "__environ", "program_invocation_name"}},
+        {"processes",
+         "starts or controls processes",
+         {"fork", "vfork", "clone", "clone3", "execve", "execv", "execvp", "execl", "execlp",
+          "system", "popen", "posix_spawn", "posix_spawnp", "ptrace", "waitpid", "wait"}},
+        {"memory",
+         "maps or reads memory outside its own variables",
+         {"mprotect", "mmap", "mmap64", "pkey_mprotect", "process_vm_readv", "process_vm_writev",
+          "dl_iterate_phdr"}},
+        {"dynamic-symbols",
+         "looks up symbols at run time",
+         {"dlsym", "dlvsym", "dlopen", "dlmopen", "dladdr", "dladdr1", "dlinfo"}},
+        {"system-calls", "makes raw system calls", {"syscall"}},
+        {"signals", "installs signal handlers", {"signal", "sigaction", "sigaltstack"}},
+        {"reporter",
+         "refers to the reporter's or the linker's start-up symbols",
+         {"tl_reporter_preinit", "__preinit_array_start", "__preinit_array_end",
+          "__init_array_start", "__fini_array_start"}},
+    };
+    return kCategories;
+}
+
+std::string demangle(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) {
+        return name;
+    }
+    int status = 0;
+    const std::unique_ptr<char, decltype(&std::free)> text(
+        abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+    return status == 0 && text ? std::string(text.get()) : name;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+/// C++ names in namespaces of the libraries a test program links: a strong definition of one
+/// replaces the library's.
+bool in_library_namespace(std::string_view demangled) {
+    for (std::string_view prefix :
+         {"std::", "c10::", "at::", "torch::", "caffe2::", "nlohmann::", "__cxxabiv1::",
+          "__gnu_cxx::", "operator new", "operator delete"}) {
+        if (starts_with(demangled, prefix)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Symbols that compilers themselves emit unmangled into an object: never the learner's doing.
+bool compiler_symbol(std::string_view name) {
+    return name.find('.') != std::string_view::npos ||  // DW.ref.__gxx_personality_v0, ...
+           starts_with(name, "__cuda") || starts_with(name, "__nv") ||
+           starts_with(name, "__fatbin") || starts_with(name, "__sti__");
+}
+
+void add(std::vector<IntegrityFlag>& flags, std::string_view code, std::string detail,
+         bool refused) {
+    flags.push_back({std::string(code), std::move(detail), refused});
+}
+
+std::string listed(const std::vector<std::string>& names, std::size_t most = 6) {
+    std::vector<std::string> shown(names.begin(),
+                                   names.begin() + static_cast<long>(std::min(most, names.size())));
+    std::string text = join(shown, ", ");
+    if (names.size() > most) {
+        text += " and " + std::to_string(names.size() - most) + " more";
+    }
+    return text;
+}
+
+}  // namespace
+
+std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
+    std::vector<std::string> c_names;
+    std::vector<std::string> catch_names;
+    std::vector<std::string> library_names;
+    std::vector<std::string> ifuncs;
+    std::vector<std::string> catch_uses;
+    std::map<std::string_view, std::vector<std::string>> uses;
+    bool cuda_registered = false;
+    for (const std::string& line : split_lines(nm_output)) {
+        std::istringstream fields(line);
+        std::string name;
+        std::string type;
+        if (!(fields >> name >> type) || type.size() != 1) {
+            continue;
+        }
+        const char kind = type.front();
+        const std::string demangled = demangle(name);
+        if (kind == 'i' || kind == 'I') {
+            ifuncs.push_back(demangled);
+            continue;
+        }
+        if (kind == 'U' || kind == 'w' || kind == 'v') {
+            cuda_registered = cuda_registered || name == "__cudaRegisterFatBinary";
+            if (starts_with(demangled, "Catch::")) {
+                catch_uses.push_back(demangled);
+            }
+            for (const Category& category : categories()) {
+                if (std::find(category.names.begin(), category.names.end(), name) !=
+                    category.names.end()) {
+                    uses[category.code].push_back(name);
+                }
+            }
+            continue;
+        }
+        const bool global = kind >= 'A' && kind <= 'Z';
+        if (!global && kind != 'u') {
+            continue;  // local to the file: it replaces nothing
+        }
+        if (starts_with(demangled, "Catch::")) {
+            catch_names.push_back(demangled);
+        } else if (name.rfind("_Z", 0) != 0) {
+            if (!compiler_symbol(name)) {
+                c_names.push_back(name);
+            }
+        } else if (kind != 'W' && kind != 'V' && kind != 'u' && in_library_namespace(demangled)) {
+            library_names.push_back(demangled);
+        }
+    }
+    // nvcc's registration code (a .cpp compiled as CUDA, lesson 09) unregisters its kernels from
+    // an atexit() handler of its own.
+    if (cuda_registered) {
+        std::vector<std::string>& exits = uses["exit-path"];
+        exits.erase(std::remove(exits.begin(), exits.end(), "atexit"), exits.end());
+        if (exits.empty()) {
+            uses.erase("exit-path");
+        }
+    }
+    std::vector<IntegrityFlag> flags;
+    if (!c_names.empty()) {
+        add(flags, "interposes-symbol",
+            "defines " + listed(c_names) +
+                " outside any namespace: a function of the C library or another library of the "
+                "test program with that name would be replaced by it",
+            true);
+    }
+    if (!catch_names.empty()) {
+        add(flags, "catch2-internals", "defines Catch2's " + listed(catch_names), true);
+    }
+    if (!ifuncs.empty()) {
+        add(flags, "ifunc",
+            "has indirect functions (" + listed(ifuncs) + "), which run before the program starts",
+            true);
+    }
+    if (!library_names.empty()) {
+        add(flags, "interposes-symbol", "defines the library function " + listed(library_names),
+            false);
+    }
+    if (!catch_uses.empty()) {
+        add(flags, "catch2-internals", "uses Catch2's " + listed(catch_uses), false);
+    }
+    for (const Category& category : categories()) {
+        auto found = uses.find(category.code);
+        if (found == uses.end()) {
+            continue;
+        }
+        std::vector<std::string>& names = found->second;
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        add(flags, category.code, std::string(category.what) + ": uses " + listed(names), false);
+    }
+    return flags;
+}
+
+std::vector<IntegrityFlag> flags_from_sections(const std::vector<std::string>& sections) {
+    std::vector<IntegrityFlag> flags;
+    std::vector<std::string> ordered;
+    for (const std::string& section : sections) {
+        if (starts_with(section, ".preinit_array")) {
+            add(flags, "preinit-array",
+                "puts a function in .preinit_array, to run before the program's own start-up",
+                true);
+        } else if (starts_with(section, ".init_array.") || starts_with(section, ".ctors.") ||
+                   starts_with(section, ".fini_array.") || starts_with(section, ".dtors.")) {
+            ordered.push_back(section);
+        }
+    }
+    if (!ordered.empty()) {
+        std::sort(ordered.begin(), ordered.end());
+        ordered.erase(std::unique(ordered.begin(), ordered.end()), ordered.end());
+        add(flags, "startup-order",
+            "orders its start-up or exit code (init_priority or a constructor priority: " +
+                listed(ordered) + ")",
+            false);
+    }
+    return flags;
+}
+
+std::vector<IntegrityFlag> flags_from_source(std::string_view source) {
+    std::vector<IntegrityFlag> flags;
+    const auto has = [&](std::string_view text) {
+        return source.find(text) != std::string_view::npos;
+    };
+    std::vector<std::string> files;
+    for (std::string_view text : {"/proc/", "/dev/fd", "/proc\"", "TORCHLINGS_"}) {
+        if (has(text)) {
+            files.emplace_back(text);
+        }
+    }
+    if (!files.empty()) {
+        add(flags, "process-files",
+            "names the test program's own process files or the runner's variables (" +
+                listed(files) + ")",
+            false);
+    }
+    if (has("asm(") || has("asm (") || has("__asm") || has("asm volatile")) {
+        add(flags, "inline-assembly", "contains inline assembly", false);
+    }
+    std::vector<std::string> startup;
+    for (std::string_view text :
+         {"((constructor", "gnu::constructor", "((destructor", "gnu::destructor", "init_priority",
+          "preinit_array", ".init_array", ".fini_array", "ifunc"}) {
+        if (has(text)) {
+            startup.emplace_back(text.substr(text.find_first_not_of("(:gnu")));
+        }
+    }
+    if (!startup.empty()) {
+        add(flags, "startup-order", "uses the attribute " + listed(startup), false);
+    }
+    return flags;
+}
+
+std::vector<std::string> elf_section_names(const fs::path& object) {
+    std::ifstream in(object, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto read = [&](std::size_t at, std::size_t size) -> std::uint64_t {
+        std::uint64_t value = 0;
+        for (std::size_t i = 0; i < size && at + i < data.size(); ++i) {
+            value |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[at + i]))
+                     << (8 * i);
+        }
+        return value;
+    };
+    std::vector<std::string> names;
+    // 64-bit (class 2), little-endian (data 1).
+    if (data.size() < 64 ||
+        data.compare(0, 4,
+                     "\x7f"
+                     "ELF") != 0 ||
+        data[4] != 2 || data[5] != 1) {
+        return names;
+    }
+    const std::uint64_t table = read(0x28, 8);
+    const std::uint64_t entry_size = read(0x3A, 2);
+    const std::uint64_t count = read(0x3C, 2);
+    const std::uint64_t string_index = read(0x3E, 2);
+    if (entry_size < 64 || string_index >= count || table + count * entry_size > data.size()) {
+        return names;
+    }
+    const std::uint64_t strings = read(table + string_index * entry_size + 0x18, 8);
+    const std::uint64_t strings_size = read(table + string_index * entry_size + 0x20, 8);
+    if (strings + strings_size > data.size()) {
+        return names;
+    }
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint64_t name = read(table + i * entry_size, 4);
+        if (name < strings_size) {
+            names.emplace_back(data.c_str() + strings + name);
+        }
+    }
+    return names;
+}
+
+std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
+    std::vector<fs::path> objects;
+    const std::string folder = "ex_" + std::string(id) + ".dir";
+    std::error_code error;
+    fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
+                                        error);
+    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+        if (!it->is_directory(error) || it->path().filename() != "CMakeFiles") {
+            continue;
+        }
+        it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
+        const fs::path target = it->path() / folder;
+        if (!fs::is_directory(target, error)) {
+            continue;
+        }
+        for (fs::recursive_directory_iterator file(target, error);
+             !error && file != fs::recursive_directory_iterator(); file.increment(error)) {
+            if (file->is_regular_file(error) && file->path().extension() == ".o") {
+                objects.push_back(file->path());
+            }
+        }
+    }
+    return objects;
+}
+
+std::vector<IntegrityFlag> scan_learner_file(const Context& context, const Exercise& exercise) {
+    std::vector<IntegrityFlag> flags;
+    std::ifstream source(context.course().learner_file(exercise), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(source)),
+                           std::istreambuf_iterator<char>());
+    flags = flags_from_source(text);
+    const std::vector<fs::path> objects = learner_objects(context.build_dir(), exercise.id);
+    const std::optional<fs::path> nm = find_program("nm");
+    if (objects.empty() || !nm) {
+        add(flags, "not-scanned",
+            objects.empty() ? "its object file was not found in the build folder"
+                            : "nm is not installed, so its object file was not read",
+            false);
+        return flags;
+    }
+    for (const fs::path& object : objects) {
+        const ProcessResult listed =
+            run_process(command_spec({nm->string(), "-P", object.string()}));
+        if (!listed.succeeded()) {
+            add(flags, "not-scanned", "nm could not read " + context.show(object), false);
+            continue;
+        }
+        for (IntegrityFlag& flag : flags_from_symbols(listed.output)) {
+            flags.push_back(std::move(flag));
+        }
+        for (IntegrityFlag& flag : flags_from_sections(elf_section_names(object))) {
+            flags.push_back(std::move(flag));
+        }
+    }
+    return flags;
+}
+
+std::string refusal_text(const std::vector<IntegrityFlag>& flags) {
+    std::vector<std::string> reasons;
+    for (const IntegrityFlag& flag : flags) {
+        if (flag.refused) {
+            reasons.push_back(flag.detail);
+        }
+    }
+    if (reasons.empty()) {
+        return {};
+    }
+    return "the file " + join(reasons, "; it ") + ", which could forge the test report";
+}
+
+}  // namespace torchlings::runner

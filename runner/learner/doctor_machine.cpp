@@ -1,0 +1,233 @@
+/// @file
+/// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs.
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <system_error>
+
+#include "core/process.h"
+#include "core/text.h"
+#include "learner/doctor.h"
+
+namespace torchlings::runner::doctor {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// The oldest CMake the top-level CMakeLists.txt accepts, as its cmake_minimum_required() states
+/// it (runner/CMakeLists.txt passes it in, so that the course states it once).
+constexpr std::string_view kMinimumCmake = TORCHLINGS_CMAKE_MINIMUM;
+
+/// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
+constexpr std::chrono::seconds kToolTimeout{15};
+
+}  // namespace
+
+/// The output of `program args...`, or nothing when it cannot run or fails.
+std::optional<std::string> tool_output(const fs::path& program, std::vector<std::string> args) {
+    args.insert(args.begin(), program.string());
+    try {
+        const ProcessResult result =
+            run_process({args, {}, OutputMode::kCapture, std::chrono::milliseconds(kToolTimeout)});
+        if (!result.succeeded()) {
+            return std::nullopt;
+        }
+        return result.output;
+    } catch (const EnvironmentError&) {
+        return std::nullopt;
+    }
+}
+
+/// A string value of the configuration, or "" when absent or not a string.
+std::string string_value(const json& config, const char* key) {
+    const auto found = config.find(key);
+    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+/// "1 lesson", "7 lessons".
+std::string plural(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::string first_line(const std::string& text) {
+    const std::vector<std::string> lines = split_lines(text);
+    return lines.empty() ? std::string() : trim(lines.front());
+}
+
+std::string last_line(const std::string& text) {
+    const std::vector<std::string> lines = split_lines(trim(text));
+    return lines.empty() ? std::string() : trim(lines.back());
+}
+
+/// The course's cache folder, as ./torchlings names it: ${XDG_CACHE_HOME:-~/.cache}/torchlings.
+fs::path course_cache_dir() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && *xdg != '\0') {
+        return fs::path(xdg) / "torchlings";
+    }
+    const char* home = std::getenv("HOME");
+    return fs::path(home != nullptr ? home : "") / ".cache" / "torchlings";
+}
+
+/// Whether `path` lies in `folder` (compared as written, after removing . and ..).
+bool is_under(const fs::path& path, const fs::path& folder) {
+    const std::string inside = path.lexically_normal().string();
+    std::string prefix = folder.lexically_normal().string();
+    if (prefix.empty()) {
+        return false;
+    }
+    if (prefix.back() != '/') {
+        prefix += '/';
+    }
+    return inside.rfind(prefix, 0) == 0;
+}
+
+/// major and minor of "3.25" or of "cmake version 3.25.1".
+std::pair<int, int> major_minor(std::string_view text) {
+    int major = 0;
+    int minor = 0;
+    char dot = 0;
+    const std::size_t digits = text.find_first_of("0123456789");
+    std::istringstream in(
+        std::string(text.substr(digits == std::string_view::npos ? text.size() : digits)));
+    in >> major >> dot >> minor;
+    return {major, minor};
+}
+
+/// "cmake version 3.25.1" is at least the minimum version.
+bool cmake_new_enough(const std::string& version_line) {
+    return major_minor(version_line) >= major_minor(kMinimumCmake);
+}
+
+void check_cmake(Report& report) {
+    const auto cmake = find_program("cmake");
+    const auto version = cmake ? tool_output(*cmake, {"--version"}) : std::nullopt;
+    if (!version) {
+        report.problem("cmake", "not found",
+                       "python3 -m pip install cmake   (or: sudo apt install cmake)");
+    } else if (!cmake_new_enough(first_line(*version))) {
+        report.problem(
+            "cmake",
+            first_line(*version) + " is too old (need " + std::string(kMinimumCmake) + "+)",
+            "python3 -m pip install --upgrade cmake");
+    } else {
+        // ./torchlings installs CMake from PyPI into its cache folder only when the system's is
+        // missing or too old, and puts that folder first on PATH.
+        const fs::path tools = course_cache_dir() / "tools";
+        const std::string from = is_under(*cmake, tools)
+                                     ? "the course's copy from PyPI, in " + tools.string()
+                                     : "the system's";
+        report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ", " + from + ")");
+    }
+}
+
+/// A tool identified by `--version`; `fix` empty means the tool is optional.
+void check_tool(Report& report, const std::string& name, const std::string& why,
+                const std::string& fix) {
+    const auto program = find_program(name);
+    const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
+    if (version) {
+        report.ok(name, first_line(*version) + "  (" + program->string() + ")");
+    } else if (fix.empty()) {
+        report.note(name, "not found (optional: " + why + ")");
+    } else {
+        report.problem(name, "not found (" + why + ")", fix);
+    }
+}
+
+void check_compiler(Report& report, Context& context, const json& config) {
+    std::string compiler = string_value(config, "cxx_compiler");
+    if (compiler.empty()) {
+        compiler = context.cache_value("CMAKE_CXX_COMPILER").value_or("c++");
+    }
+    const auto program = find_program(compiler);
+    const auto version = program ? tool_output(*program, {"--version"}) : std::nullopt;
+    if (!version) {
+        report.problem("C++", "compiler " + compiler + " not found", "sudo apt install g++");
+        return;
+    }
+    report.ok("C++", first_line(*version) + "  (" + program->string() + ")");
+    // Why ./torchlings chose it (cxx_compiler_chosen_by); absent when configured without it.
+    const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
+    if (chosen_by == "CXX") {
+        report.detail("chosen: named in CXX");
+    } else if (chosen_by == "clang") {
+        report.detail(
+            "chosen: the newest clang++-N (15 or newer) installed with its OpenMP runtime");
+    } else if (chosen_by == "default") {
+        report.detail(
+            "chosen: the default compiler (no clang++-N, 15 or newer, with its OpenMP "
+            "runtime is installed)");
+    } else if (!chosen_by.empty()) {
+        report.detail("chosen: " + chosen_by);
+    }
+}
+
+void check_nvcc(Report& report, const Context& context, const json& config) {
+    const std::string configured = string_value(config, "nvcc");
+    std::optional<fs::path> nvcc = find_program(configured.empty() ? "nvcc" : configured);
+    if (!nvcc && fs::exists("/usr/local/cuda/bin/nvcc")) {
+        nvcc = fs::path("/usr/local/cuda/bin/nvcc");
+    }
+    const auto version = nvcc ? tool_output(*nvcc, {"--version"}) : std::nullopt;
+    if (version) {
+        // "Cuda compilation tools, release 12.4, V12.4.131" is the line that names the version.
+        std::string release = last_line(*version);
+        for (const std::string& line : split_lines(*version)) {
+            if (line.find("release") != std::string::npos) {
+                release = trim(line);
+            }
+        }
+        // Where the toolkit came from, when the build recorded it (cuda_toolkit_from).
+        const std::string from = string_value(config, "cuda_toolkit_from");
+        const std::string where = from == "pypi"        ? ", the course's CUDA toolkit from PyPI"
+                                  : from == "installed" ? ", an installed CUDA toolkit"
+                                                        : "";
+        report.ok("nvcc", release + "  (" + nvcc->string() + where + ")");
+    } else {
+        report.note("nvcc", "not found (optional: only the course's own CUDA kernels need it)");
+    }
+    // A mismatch between the toolkit and LibTorch's CUDA that configuring found.
+    const std::string mismatch = string_value(config, "cuda_toolkit_note");
+    if (!mismatch.empty()) {
+        report.note("CUDA", mismatch);
+        const std::string torch_cuda = string_value(config, "torch_cuda_version");
+        report.detail("fix: install the CUDA toolkit " +
+                      (torch_cuda.empty() ? std::string("that LibTorch was built with")
+                                          : torch_cuda + " (LibTorch's)") +
+                      ", then configure the build again: rm -rf " +
+                      context.show(context.build_dir()) + " && " + std::string(kCommand) +
+                      " doctor");
+    }
+}
+
+/// The GPUs nvidia-smi lists; empty when there is none (or no driver).
+std::vector<std::string> check_gpus(Report& report) {
+    const auto smi = find_program("nvidia-smi");
+    if (!smi) {
+        report.note("nvidia-smi", "not found: no NVIDIA driver here, so lessons run on the CPU");
+        return {};
+    }
+    const auto listing = tool_output(
+        *smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
+    std::vector<std::string> gpus;
+    if (listing) {
+        for (const std::string& line : split_lines(*listing)) {
+            if (!trim(line).empty()) {
+                gpus.push_back(trim(line));
+            }
+        }
+    }
+    if (gpus.empty()) {
+        report.note("nvidia-smi", "present, but it lists no GPU (is the driver loaded?)");
+        return gpus;
+    }
+    report.ok("nvidia-smi", std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"));
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
+    }
+    return gpus;
+}
+
+}  // namespace torchlings::runner::doctor

@@ -1,0 +1,237 @@
+/// @file
+/// @brief `dev new` (scaffolds an exercise) and `dev check` (the course's own checks that CI
+/// runs before building anything).
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/course.h"
+#include "core/hashing.h"
+#include "core/process.h"
+#include "core/text.h"
+#include "maintainer/verbs.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A layout pattern for one lesson folder and exercise id, from the course root.
+fs::path layout_path(const Context& context, std::string_view pattern, const Lesson& lesson,
+                     const std::string& id) {
+    std::string path(pattern);
+    for (const auto& [key, value] :
+         {std::pair<std::string, std::string>{"{lesson}", lesson.dir}, {"{id}", id}}) {
+        for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key, at)) {
+            path.replace(at, key.size(), value);
+            at += value.size();
+        }
+    }
+    return context.root() / path;
+}
+
+bool valid_id(const std::string& id) {
+    return !id.empty() && id.size() <= 40 && id.front() >= 'a' && id.front() <= 'z' &&
+           std::all_of(id.begin(), id.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+           });
+}
+
+/// The text of a lesson README with one row added at the end of the exercise table under
+/// `heading` ("## Exercises", "## 연습 문제"); nothing when the README has no such table.
+std::optional<std::string> with_table_row(const std::string& readme, std::string_view heading,
+                                          const std::string& row) {
+    std::vector<std::string> lines = split_lines(readme);
+    const auto section = std::find(lines.begin(), lines.end(), heading);
+    if (section == lines.end()) {
+        return std::nullopt;
+    }
+    auto last_row = lines.end();
+    for (auto line = section + 1; line != lines.end() && line->rfind("## ", 0) != 0; ++line) {
+        if (line->rfind("| `", 0) == 0) {
+            last_row = line;
+        }
+    }
+    if (last_row == lines.end()) {
+        return std::nullopt;
+    }
+    lines.insert(last_row + 1, row);
+    return join(lines, "\n") + "\n";
+}
+
+/// The files of a new exercise, each with its whole content.
+struct Scaffold {
+    std::vector<std::pair<fs::path, std::string>> created;
+    std::vector<std::pair<fs::path, std::string>> edited;  ///< new content of existing files
+};
+
+Scaffold scaffold(const Context& context, const Lesson& lesson, const std::string& id) {
+    const std::string check = std::string(kCommand) + " check " + id;
+    Scaffold s;
+    s.created.emplace_back(
+        layout_path(context, layout::kTestFile, lesson, id).parent_path() / (id + ".h"),
+        "/// @file " + id + ".h\n/// @brief Exercise " + id +
+            ": the API the learner's file implements and the tests call.\n"
+            "#pragma once\n\nnamespace ex {\n\n"
+            "/// TODO(author): what the learner implements. Here: doubles a "
+            "number.\nint " +
+            id + "(int value);\n\n}  // namespace ex\n");
+    const std::string head = "#include \"" + id + ".h\"\n\n#include <torchlings/exercise.h>\n\n";
+    s.created.emplace_back(
+        layout_path(context, layout::kLearnerFile, lesson, id),
+        "/// @file " + id + ".cpp\n/// @brief Exercise " + id + " (lesson " + lesson.number +
+            "): TODO(author) one line on what the learner writes.\n///\n"
+            "/// TODO(author): what the exercise teaches, in two or three lines.\n"
+            "/// Check it with: ./torchlings check " +
+            id + "      Stuck? ./torchlings hint " + id + "\n" + head + "namespace ex {\n\nint " +
+            id + "(int value) {\n    // TODO: return twice the value.\n    (void)value;\n" +
+            "    TL_TODO(\"" + id + ": return twice the value\");\n}\n\n}  // namespace ex\n");
+    s.created.emplace_back(layout_path(context, layout::kSolutionFile, lesson, id),
+                           "/// @file " + id + ".cpp\n/// @brief Solution of " + id + " (lesson " +
+                               lesson.number + ").\n#include \"" + id +
+                               ".h\"\n\nnamespace ex {\n\nint " + id +
+                               "(int value) { return 2 * value; }\n\n}  // namespace ex\n");
+    s.created.emplace_back(
+        layout_path(context, layout::kTestFile, lesson, id),
+        "/// @file " + id + "_test.cpp\n/// @brief Tests of exercise " + id +
+            ", built against the learner's file and the solution.\n#include \"" + id +
+            ".h\"\n\n#include \"tl_test/catch.h\"\n\nTEST_CASE(\"doubles a number\", "
+            "\"[task_1]\") {\n    CHECK(ex::" +
+            id + "(2) == 4);\n    CHECK(ex::" + id + "(-3) == -6);\n}\n");
+
+    const auto append_entry = [&](std::string_view pattern, const std::string& entry) {
+        const fs::path info = layout_path(context, pattern, lesson, id);
+        std::error_code error;
+        if (fs::exists(info, error)) {
+            std::string text = read_file(info);
+            if (!text.empty() && text.back() != '\n') {
+                text += '\n';
+            }
+            s.edited.emplace_back(info, text + entry);
+        }
+    };
+    append_entry(layout::kExerciseInfo, "\n## " + id +
+                                            ": TODO(author) title\n\n### Hint\n\n"
+                                            "TODO(author): the first hint.\n");
+    append_entry(layout::kExerciseInfoKorean, "\n## " + id +
+                                                  ": TODO(author) 제목\n\n### Hint\n\n"
+                                                  "TODO(author): 첫 힌트.\n");
+    const std::string row = "| `" + id + "` | TODO(author) | `" + check + "` |";
+    for (const auto& [pattern, heading] :
+         {std::pair<std::string_view, std::string_view>{layout::kLessonText, "## Exercises"},
+          {layout::kLessonTextKorean, "## 연습 문제"}}) {
+        const fs::path readme = layout_path(context, pattern, lesson, id);
+        std::error_code error;
+        if (fs::exists(readme, error)) {
+            if (auto text = with_table_row(read_file(readme), heading, row)) {
+                s.edited.emplace_back(readme, *text);
+            }
+        }
+    }
+    return s;
+}
+
+ExitCode dev_new(Context& context, const std::string& lesson_name, const std::string& id) {
+    const Course& course = context.course();
+    const Lesson& lesson = course.resolve_lesson(lesson_name);
+    if (!valid_id(id)) {
+        throw UsageError("dev new: \"" + id +
+                         "\" is not an exercise id; expected [a-z][a-z0-9_]*, at most 40 "
+                         "characters, e.g. pinned_copy");
+    }
+    if (course.find_exercise(id) != nullptr) {
+        throw UsageError("dev new: the course already has an exercise " + id + " (lesson " +
+                         course.find_exercise(id)->lesson + ")");
+    }
+    const Scaffold s = scaffold(context, lesson, id);
+    std::error_code error;
+    for (const auto& [path, content] : s.created) {
+        if (fs::exists(path, error) || fs::is_symlink(path, error)) {
+            throw EnvironmentError(
+                "dev new: " + context.show(path) + " already exists; nothing was written",
+                "move it away, or choose another id");
+        }
+    }
+    for (const auto& [path, content] : s.created) {
+        write_file(path, content);
+        context.out() << "  created " << context.show(path) << "\n";
+    }
+    for (const auto& [path, content] : s.edited) {
+        write_file(path, content);
+        context.out() << "  edited  " << context.show(path) << "\n";
+    }
+    // reset restores stubs by their git blob id: list the new one so that `pristine` agrees.
+    const fs::path pristine = context.root() / kPristineManifest;
+    if (fs::exists(pristine, error)) {
+        HashList stubs = read_hash_list(pristine, "stubs");
+        const fs::path stub = layout_path(context, layout::kLearnerFile, lesson, id);
+        stubs[fs::relative(stub, context.root()).generic_string()] = git_blob_id(read_file(stub));
+        write_hash_list(pristine, "stubs", stubs);
+        context.out() << "  edited  " << context.show(pristine) << "\n";
+    }
+    context.out() << "\nExercise " << id << " added to lesson " << lesson.number
+                  << ". Replace every TODO(author), then:\n"
+                  << "  " << kCommand << " dev check            the course's structure and text\n"
+                  << "  " << kCommand << " check " << id << "         the stub fails its tests\n"
+                  << "  cmake --preset ci && ctest --preset ci -R '^" << id
+                  << "/'   stub, solution and mistakes proven\n";
+    return ExitCode::kOk;
+}
+
+ExitCode dev_check(Context& context) {
+    struct Step {
+        std::string name;
+        std::vector<std::string> argv;
+    };
+    const std::string root = context.root().string();
+    const std::vector<Step> steps = {
+        {"course layout (info.md, stubs, tests, solutions, mistakes)",
+         {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/TorchlingsCourse.cmake"}},
+        {"course text (exercise tables, the CMake floor)",
+         {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/CheckCourseText.cmake"}},
+        {"Korean pages match the English ones",
+         {"python3", root + "/docs/check_translations.py", root, "--every-lesson"}},
+    };
+    bool ok = true;
+    for (const Step& step : steps) {
+        ProcessSpec spec = command_spec(step.argv);
+        spec.cwd = context.root();
+        const ProcessResult result = run_process(spec);
+        const bool passed = result.succeeded();
+        ok = ok && passed;
+        context.out() << (passed ? context.style().good("  ok    ")
+                                 : context.style().bad("  FAIL  "))
+                      << step.name << "\n";
+        if (!passed) {
+            context.out() << indent(last_lines(result.output, 20), "        ") << "\n";
+        }
+    }
+    const ExitCode pristine = pristine_command(context, /*write=*/false);
+    ok = ok && pristine == ExitCode::kOk;
+    context.out() << "\nThe proofs that need a build (each stub fails, each solution passes, each "
+                     "mistake is caught) run with:\n  cmake --preset ci && cmake --build --preset "
+                     "ci && ctest --preset ci\n";
+    return ok ? ExitCode::kOk : ExitCode::kTestsFailed;
+}
+
+}  // namespace
+
+ExitCode dev_command(Context& context, const DevOptions& options) {
+    if (options.action == "new") {
+        if (options.args.size() != 2) {
+            throw UsageError("dev new takes a lesson and an id: dev new 03 pinned_copy");
+        }
+        return dev_new(context, options.args[0], options.args[1]);
+    }
+    if (options.action == "check") {
+        if (!options.args.empty()) {
+            throw UsageError("dev check takes no arguments");
+        }
+        return dev_check(context);
+    }
+    throw UsageError("dev: unknown action \"" + options.action +
+                     "\"; expected `dev new <lesson> <id>` or `dev check`");
+}
+
+}  // namespace torchlings::runner

@@ -1,0 +1,257 @@
+#!/bin/sh
+# class_graders.sh: a class template grades itself, on both platforms, end to end.
+#
+#   RUNNER=<torchlings-runner> FIXTURES=<fixture course> SOURCE_ROOT=<course> WORK=<scratch>
+#   [GENERATOR=<CMake generator>] [CXX_COMPILER=<compiler>] [CATCH2_DIR=...] [JSON_DIR=...]
+#   sh class_graders.sh
+#
+# A class course is made from the fixture course (fx_pass with an untouched TODO stub, fx_todo,
+# and fx_compile_error, whose stub does not compile: 2 + 3 + 2 test cases), exported with
+# `export --learner`, and built on its own (tests/runner/class_build: no LibTorch). Then exactly
+# what each platform runs, with the environment it sets:
+#  - Classroom 50: graders/classroom50/autograder.py, installed apart as a teacher installs it,
+#    run in the learner's checkout with CLASSROOM, ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, ...
+#  - Gradescope: graders/gradescope/run_autograder, run in TORCHLINGS_AUTOGRADER_ROOT (for
+#    /autograder) holding source/ (the zip's contents), submission/ and results/.
+# Untouched stubs score 0 of 7, every case of the exercise that does not compile still listed;
+# one solved exercise scores exactly its 2 cases; the solutions score 7 of 7; an edited test is
+# refused with a clear message (so is a file of the submission's that would replace one of the
+# course's, and a header added where the tests' includes would find it). Each result file is validated the way its platform validates it
+# (validate_results.py). The zip the export prints has setup.sh and run_autograder at its root.
+# Only ./torchlings is replaced (TORCHLINGS_COMMAND: the runner binary on this build), since the
+# wrapper would set up the real course. Prints "ok", "FAIL: <why>", or "TL_SKIP: <why>".
+set -u
+for var in RUNNER FIXTURES SOURCE_ROOT WORK; do
+  eval "value=\${$var:-}"
+  [ -n "$value" ] || { echo "class_graders.sh: $var is not set"; exit 2; }
+done
+fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
+skip() { printf 'TL_SKIP: %s\n' "$*"; exit 0; }
+command -v python3 >/dev/null 2>&1 || skip "no python3 to run Classroom 50's autograder.py"
+command -v bash >/dev/null 2>&1 || skip "no bash to run Gradescope's run_autograder"
+validate="python3 $SOURCE_ROOT/tests/runner/validate_results.py"
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+course="$WORK/course"
+class="$WORK/class"
+lesson=exercises/00_fixtures
+tests=tests/exercises/00_fixtures
+
+# --- The class course, from the fixture course --------------------------------------------
+cp -R "$FIXTURES" "$course"
+for id in fx_fail fx_crash fx_hang fx_skip; do
+  rm -f "$course/$lesson/$id.cpp" "$course/$tests/${id}_test.cpp"
+done
+rm -f "$course/$lesson/info.ko.md"
+cat >"$course/$lesson/info.md" <<'EOF'
+# Lesson 00 exercises
+
+## fx_pass: Adds
+
+timeout_s: 10
+
+### Hint
+
+Add the two numbers.
+
+## fx_todo: Adds and divides
+
+timeout_s: 10
+
+### Hint
+
+Replace the throws.
+
+## fx_compile_error: Adds, once it compiles
+
+timeout_s: 10
+
+### Hint
+
+Declare every name you use.
+EOF
+cat >"$course/$lesson/fx_pass.cpp" <<'EOF'
+/// @file
+/// @brief Class fixture (learner side): an untouched stub.
+#include <stdexcept>
+
+int fx_add(int /*a*/, int /*b*/) {
+    // TODO: return the sum of a and b.
+    throw std::logic_error("TODO: return the sum of a and b");
+}
+EOF
+mkdir -p "$WORK/solutions"
+cp "$FIXTURES/solutions/00_fixtures/fx_pass.cpp" "$WORK/solutions/fx_pass.cpp"
+printf 'int fx_add(int a, int b) { return a + b; }\nint fx_divide(int a, int b) { return a / b; }\n' \
+  >"$WORK/solutions/fx_todo.cpp"
+printf 'int fx_add(int a, int b) { return a + b; }\n' >"$WORK/solutions/fx_compile_error.cpp"
+
+# --- Export, and the build of the learner copy ---------------------------------------------
+"$RUNNER" --root "$course" --build-dir "$WORK/course-build" --state "$WORK/export-state.json" \
+  --color=never export --learner "$class" >"$WORK/export.out" 2>&1 </dev/null
+code=$?
+cat "$WORK/export.out"
+[ "$code" = 0 ] || fail "export exited $code"
+for file in graders/classroom50/autograder.py graders/classroom50/runtime.json \
+            graders/gradescope/setup.sh graders/gradescope/run_autograder; do
+  [ -f "$class/$file" ] || fail "the export has no $file"
+done
+[ -e "$class/solutions" ] && fail "the export has solutions/"
+grep -q '"runs-on"' "$class/graders/classroom50/runtime.json" || fail "runtime.json names no runs-on"
+cp -R "$class" "$WORK/pristine"
+
+# The zip command the export printed, run as printed: setup.sh and run_autograder at the root.
+zip_command=$(grep -E '^ +cd .* && zip ' "$WORK/export.out" | sed 's/^ *//')
+[ -n "$zip_command" ] || fail "the export printed no zip command"
+if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
+  (eval "$zip_command") || fail "the zip command failed: $zip_command"
+  unzip -l "$WORK/autograder.zip" >"$WORK/zip.list" || fail "no $WORK/autograder.zip"
+  for entry in setup.sh run_autograder torchlings-manifest.json "$lesson/fx_todo.cpp" "$tests/fx_todo_test.cpp"; do
+    grep -Eq " $entry\$" "$WORK/zip.list" || { cat "$WORK/zip.list"; fail "the zip lacks $entry at its place"; }
+  done
+  grep -q " graders/" "$WORK/zip.list" && fail "the zip carries graders/"
+else
+  echo "(zip or unzip missing: the zip command is not run)"
+fi
+
+generator=${GENERATOR:-}
+if [ -z "$generator" ]; then
+  command -v ninja >/dev/null 2>&1 && generator=Ninja || generator="Unix Makefiles"
+fi
+set -- -S "$SOURCE_ROOT/tests/runner/class_build" -B "$WORK/build" -G "$generator" \
+  -DCMAKE_BUILD_TYPE=Release "-DCOURSE=$class"
+[ -n "${CXX_COMPILER:-}" ] && set -- "$@" "-DCMAKE_CXX_COMPILER=$CXX_COMPILER"
+[ -n "${CATCH2_DIR:-}" ] && set -- "$@" "-DCatch2_DIR=$CATCH2_DIR"
+[ -n "${JSON_DIR:-}" ] && set -- "$@" "-Dnlohmann_json_DIR=$JSON_DIR"
+cmake "$@" >"$WORK/configure.log" 2>&1 || { cat "$WORK/configure.log"; fail "the learner copy does not configure"; }
+
+TORCHLINGS_COMMAND="$RUNNER --build-dir $WORK/build --state $WORK/state.json --color=never"
+export TORCHLINGS_COMMAND
+
+# --- The platforms ---------------------------------------------------------------------------
+restore() { cp -R "$WORK/pristine/." "$class/"; rm -f "$class/result.json"; }
+
+# Classroom 50: the teacher's copy of the autograder, outside the learner's checkout.
+mkdir -p "$WORK/classroom50/autograders/course"
+cp "$class/graders/classroom50/autograder.py" "$WORK/classroom50/autograders/course/autograder.py"
+classroom50() {  # classroom50 <name>: the runner's step, in the checkout; output in $WORK/<name>.out
+  (cd "$class" && env CLASSROOM=torchlings-fall ASSIGNMENT=course \
+     SUBMISSION_TAG=submit/2026-11-25T18-00-00Z-0123abc USERNAME=learner OWNER=learner \
+     ASSIGNMENT_TYPE=individual PAGES_BASE_URL=https://class.github.io/classroom50 \
+     COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
+     RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-25T18-00-00Z-0123abc \
+     REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
+     GITHUB_REPOSITORY=class/torchlings-fall-course-learner GITHUB_SHA=0123abc \
+     CLASSROOM50_BUNDLE_DIR="$WORK/classroom50/autograders/course" \
+     python3 "$WORK/classroom50/autograders/course/autograder.py") >"$WORK/$1.out" 2>&1 </dev/null
+  code=$?
+  printf -- '--- Classroom 50, %s (exit code %s)\n' "$1" "$code"
+  cat "$WORK/$1.out"
+}
+validate50() {  # validate50 <score> <max> <tests>
+  env CLASSROOM=torchlings-fall ASSIGNMENT=course SUBMISSION_TAG=submit/2026-11-25T18-00-00Z-0123abc \
+    COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
+    RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-25T18-00-00Z-0123abc \
+    REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
+    $validate classroom50 "$class/result.json" "$@" || fail "Classroom 50's result.json"
+}
+
+# Gradescope: /autograder as a folder of this test; source/ is the unpacked zip.
+ag="$WORK/autograder"
+gradescope() {  # gradescope <name> [<file in submission>=<from>...]
+  name=$1; shift
+  rm -rf "$ag"
+  mkdir -p "$ag/submission" "$ag/results"
+  ln -s "$class" "$ag/source"
+  cp "$ag/source/graders/gradescope/run_autograder" "$ag/run_autograder"
+  for pair in "$@"; do
+    mkdir -p "$(dirname "$ag/submission/${pair%%=*}")"
+    cp "${pair#*=}" "$ag/submission/${pair%%=*}"
+  done
+  (cd "$ag" && TORCHLINGS_AUTOGRADER_ROOT="$ag" bash ./run_autograder) >"$WORK/$name.out" 2>&1 </dev/null
+  code=$?
+  printf -- '--- Gradescope, %s (exit code %s)\n' "$name" "$code"
+  cat "$WORK/$name.out"
+  [ "$code" = 0 ] || fail "run_autograder exited $code"
+  [ -f "$ag/results/results.json" ] || fail "run_autograder wrote no results.json"
+}
+results="$ag/results/results.json"
+has() { grep -Fq -- "$2" "$1" || { cat "$1"; fail "$1 lacks $2"; }; }
+
+# 1. Untouched stubs: 0 of 7, and the exercise that does not compile lists both its cases.
+restore
+classroom50 untouched
+[ "$code" = 0 ] || fail "autograder.py exited $code"
+validate50 0 7 7
+has "$class/result.json" '"fx_compile_error: adds small numbers"'
+has "$class/result.json" '"fx_compile_error: adds negative numbers"'
+has "$class/result.json" '"fx_todo: divides"'
+restore
+gradescope gs_untouched
+$validate gradescope "$results" 0 7 7 || fail "Gradescope's results.json"
+has "$results" '"fx_compile_error: adds negative numbers"'
+has "$results" 'The build failed'
+
+# 2. One exercise solved: exactly its two cases.
+restore
+cp "$WORK/solutions/fx_pass.cpp" "$class/$lesson/fx_pass.cpp"
+classroom50 one_solved
+validate50 2 7 7
+restore
+gradescope gs_one_solved "fx_pass.cpp=$WORK/solutions/fx_pass.cpp"  # uploaded as a file
+$validate gradescope "$results" 2 7 7 || fail "Gradescope's results.json"
+has "$WORK/gs_one_solved.out" "fx_pass.cpp -> $lesson/fx_pass.cpp"
+
+# 3. The solutions: 7 of 7 (submitted to Gradescope as a repository of the class).
+restore
+for id in fx_pass fx_todo fx_compile_error; do cp "$WORK/solutions/$id.cpp" "$class/$lesson/$id.cpp"; done
+classroom50 solved
+validate50 7 7 7
+restore
+gradescope gs_solved "$lesson/fx_pass.cpp=$WORK/solutions/fx_pass.cpp" \
+  "$lesson/fx_todo.cpp=$WORK/solutions/fx_todo.cpp" \
+  "$lesson/fx_compile_error.cpp=$WORK/solutions/fx_compile_error.cpp" \
+  "README.md=$WORK/pristine/lessons/00_fixtures/README.md"
+$validate gradescope "$results" 7 7 7 || fail "Gradescope's results.json"
+
+# 4. An edited test is refused, with a clear message, on both.
+restore
+printf 'TEST_CASE("free point") { CHECK(true); }\n' >>"$class/$tests/fx_todo_test.cpp"
+classroom50 edited
+[ "$code" = 0 ] && fail "autograder.py graded a submission whose test was edited"
+has "$WORK/edited.out" "not graded: these files differ from the class's"
+has "$WORK/edited.out" "  $tests/fx_todo_test.cpp"
+[ -f "$class/result.json" ] && fail "autograder.py left a result.json for an edited test"
+restore
+cp "$WORK/pristine/$tests/fx_todo_test.cpp" "$WORK/edited_test.cpp"
+printf 'TEST_CASE("free point") { CHECK(true); }\n' >>"$WORK/edited_test.cpp"
+gradescope gs_edited "$tests/fx_todo_test.cpp=$WORK/edited_test.cpp" \
+  "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+$validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
+has "$results" "Not graded: files of the course other than your exercise files differ from the class's: $tests/fx_todo_test.cpp."
+has "$WORK/gs_edited.out" "submission: $tests/fx_todo_test.cpp differs from the class's"
+# An edited ./torchlings-like file of the course is never run: refused the same way.
+restore
+printf '#!/bin/sh\necho forged\n' >"$WORK/forged"
+gradescope gs_forged "torchlings-manifest.json=$WORK/forged" "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+$validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
+has "$results" "differ from the class's: torchlings-manifest.json."
+restore
+printf '{}' >"$class/torchlings-manifest.json"
+classroom50 forged_manifest
+[ "$code" = 0 ] && fail "autograder.py graded a checkout whose manifest was replaced"
+has "$WORK/forged_manifest.out" "  torchlings-manifest.json"
+restore
+# A file the manifest does not list, where the tests' includes would find it first (in the
+# course itself, not from the submission): check --verify-tests refuses, and still writes the
+# Gradescope results, scoring 0.
+mkdir -p "$class/$tests/tl_test"
+printf '#define CHECK(x) ((void)0)\n#include_next <tl_test/catch.h>\n' >"$class/$tests/tl_test/catch.h"
+gradescope gs_shadow "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+$validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
+has "$results" "Not graded: files of the course other than your exercise files"
+has "$WORK/gs_shadow.out" "$tests/tl_test/catch.h is not in the class's copy"
+rm -rf "$class/$tests/tl_test"
+restore
+echo ok
