@@ -72,7 +72,8 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
         }
     };
     const std::string expected =
-        "expected `\"<case name>\" (assertion|exception|crash|timeout)`, entries separated by "
+        "expected `\"<case name>\" (assertion|exception|crash|timeout[, sometimes])`, entries "
+        "separated by "
         "`; `, after \"" +
         std::string(layout::kMistakeCaughtBy) + "\"";
     skip_spaces();
@@ -102,7 +103,12 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
         if (close == std::string_view::npos) {
             fail(source, line, expected);
         }
-        const std::string_view how = text.substr(at + 1, close - at - 1);
+        std::string_view how = text.substr(at + 1, close - at - 1);
+        constexpr std::string_view kSometimes = ", sometimes";
+        if (how.ends_with(kSometimes)) {
+            entry.sometimes = true;
+            how.remove_suffix(kSometimes.size());
+        }
         const auto known = std::find_if(kFailureNames.begin(), kFailureNames.end(),
                                         [&](const auto& pair) { return pair.second == how; });
         if (known == kFailureNames.end()) {
@@ -129,11 +135,45 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
     return signature;
 }
 
+bool signature_matches(const Signature& recorded, const Signature& observed) {
+    const auto find = [](const Signature& in, const std::string& name) {
+        return std::find_if(in.begin(), in.end(),
+                            [&](const FailedCase& entry) { return entry.name == name; });
+    };
+    for (const FailedCase& entry : recorded) {
+        const auto seen = find(observed, entry.name);
+        if (seen == observed.end() ? !entry.sometimes : seen->failure != entry.failure) {
+            return false;
+        }
+    }
+    return std::all_of(observed.begin(), observed.end(), [&](const FailedCase& entry) {
+        return find(recorded, entry.name) != recorded.end();
+    });
+}
+
+Signature signature_to_record(const Signature& recorded, const Signature& observed) {
+    Signature result = observed;
+    for (const FailedCase& entry : recorded) {
+        if (!entry.sometimes) {
+            continue;
+        }
+        const auto seen = std::find_if(result.begin(), result.end(),
+                                       [&](const FailedCase& e) { return e.name == entry.name; });
+        if (seen == result.end()) {
+            result.push_back(entry);
+        } else {
+            seen->sometimes = true;
+        }
+    }
+    return sorted_signature(std::move(result));
+}
+
 std::string format_signature(const Signature& signature) {
     std::vector<std::string> entries;
     for (const FailedCase& entry : sorted_signature(signature)) {
         entries.push_back(quoted_name(entry.name) + " (" +
-                          std::string(case_failure_name(entry.failure)) + ")");
+                          std::string(case_failure_name(entry.failure)) +
+                          (entry.sometimes ? ", sometimes)" : ")"));
     }
     return trim(layout::kMistakeCaughtBy) + (entries.empty() ? "" : " " + join(entries, "; "));
 }
@@ -293,7 +333,7 @@ std::vector<const Mistake*> matching_mistakes(const std::vector<Mistake>& mistak
         if (mistake.caught_by.empty() || (mistake.gpu_only && !signature.anywhere.empty())) {
             continue;
         }
-        if (observed_signature(mistake, signature) == mistake.caught_by) {
+        if (signature_matches(mistake.caught_by, observed_signature(mistake, signature))) {
             matches.push_back(&mistake);
         }
     }

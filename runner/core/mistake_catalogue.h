@@ -31,6 +31,9 @@ enum class CaseFailure {
 struct FailedCase {
     std::string name;  ///< the case's name, as declared in TEST_CASE
     CaseFailure failure = CaseFailure::kAssertion;
+    /// `(<how>, sometimes)`: the case fails so only in some runs (a race between threads), and
+    /// passes in others; a signature matches with or without it.
+    bool sometimes = false;
     friend bool operator==(const FailedCase&, const FailedCase&) = default;
 };
 
@@ -64,9 +67,18 @@ struct Mistake {
                                                            std::string_view source);
 
 /// The signature in a kMistakeCaughtBy line's text (after the prefix): entries
-/// `"<case name>" (<failure>)` separated by `; `; in a name, `\"` is a quote and `\\` a backslash.
-/// Throws EnvironmentError naming `source` and `line` when it does not parse.
+/// `"<case name>" (<failure>)` or `"<case name>" (<failure>, sometimes)` separated by `; `; in a
+/// name, `\"` is a quote and `\\` a backslash. Throws EnvironmentError naming `source` and `line`
+/// when it does not parse.
 [[nodiscard]] Signature parse_signature(std::string_view text, std::string_view source, int line);
+
+/// Whether a run's failed cases (`observed`, none marked sometimes) are those `recorded`: every
+/// entry that is not marked sometimes, failing the same way, and no case beyond the recorded ones.
+[[nodiscard]] bool signature_matches(const Signature& recorded, const Signature& observed);
+
+/// What --record writes: `observed`, with the marks `sometimes` of `recorded` kept, and the
+/// recorded entries marked sometimes that did not fail this time kept too.
+[[nodiscard]] Signature signature_to_record(const Signature& recorded, const Signature& observed);
 
 /// The kMistakeCaughtBy line that records `signature` (sorted first), without a newline; a bare
 /// `caught by:` for an empty one. One line, however long: recording a signature then replaces a

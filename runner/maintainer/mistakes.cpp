@@ -137,8 +137,9 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
         case MistakeOutcome::kCaught: {
             // Caught: now the way it is caught must be the one the catalogue records.
             const Signature observed = observed_signature(*found, run_signature(run));
-            const std::string line = format_signature(observed);
-            if (observed == found->caught_by) {
+            const std::string line =
+                format_signature(signature_to_record(found->caught_by, observed));
+            if (signature_matches(found->caught_by, observed)) {
                 out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
                     << "\n";
                 return ExitCode::kOk;

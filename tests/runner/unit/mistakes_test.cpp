@@ -126,6 +126,27 @@ TEST_CASE("a signature is written sorted, on one line however long, and reads ba
     CHECK(parsed.at(0).caught_by == long_one);
 }
 
+TEST_CASE("a case marked sometimes may fail or pass: a race decides, the signature still matches") {
+    using F = tl::CaseFailure;
+    const tl::Signature recorded =
+        tl::parse_signature("\"race\" (assertion, sometimes); \"steady\" (assertion)", "m.md", 1);
+    REQUIRE(recorded.size() == 2);
+    CHECK(recorded[0].sometimes);
+    CHECK(tl::format_signature(recorded) ==
+          "caught by: \"race\" (assertion, sometimes); \"steady\" (assertion)");
+    CHECK(tl::signature_matches(recorded, {{"steady", F::kAssertion}}));
+    CHECK(tl::signature_matches(recorded, {{"race", F::kAssertion}, {"steady", F::kAssertion}}));
+    CHECK_FALSE(tl::signature_matches(recorded, {{"race", F::kAssertion}}));
+    CHECK_FALSE(
+        tl::signature_matches(recorded, {{"race", F::kException}, {"steady", F::kAssertion}}));
+    CHECK_FALSE(
+        tl::signature_matches(recorded, {{"other", F::kAssertion}, {"steady", F::kAssertion}}));
+    // Recording again keeps the mark, whether the race failed this time or not.
+    CHECK(tl::signature_to_record(recorded, {{"steady", F::kAssertion}}) == recorded);
+    CHECK(tl::signature_to_record(recorded, {{"new", F::kAssertion}}) ==
+          tl::Signature{{"new", F::kAssertion}, {"race", F::kAssertion, true}});
+}
+
 TEST_CASE(
     "recording a signature replaces its line, or adds one before the diff, and nothing else") {
     const std::string text =
