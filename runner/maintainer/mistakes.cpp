@@ -147,6 +147,15 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
             const std::string where =
                 context.show(found->file) + ":" +
                 std::to_string(found->caught_by_line > 0 ? found->caught_by_line : found->line);
+            if (found->caught_by.empty() && !record) {
+                // Not recorded yet (a GPU-only mistake, recorded on the first GPU machine): caught
+                // is what counts; the line to record is printed.
+                out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
+                    << "; no signature recorded yet: run "
+                    << "verify-mistake --record " << id << " " << slug << " to record\n"
+                    << line << "\n";
+                return ExitCode::kOk;
+            }
             if (record) {
                 record_signature(context, *found, line);
                 out << style.good(name + ": recorded") << " in " << where << ": " << line << "\n";
