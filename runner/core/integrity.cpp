@@ -100,7 +100,8 @@ bool in_library_namespace(std::string_view demangled) {
 bool compiler_symbol(std::string_view name) {
     return name.find('.') != std::string_view::npos ||  // DW.ref.__gxx_personality_v0, ...
            starts_with(name, "__cuda") || starts_with(name, "__nv") ||
-           starts_with(name, "__fatbin") || starts_with(name, "__sti__");
+           starts_with(name, "__fatbin") || starts_with(name, "__sti__") ||
+           name == "__clang_call_terminate";  // Clang's helper for a noexcept function's throw
 }
 
 void add(std::vector<IntegrityFlag>& flags, std::string_view code, std::string detail,
