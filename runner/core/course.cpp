@@ -51,19 +51,6 @@ std::string_view trimmed(std::string_view text) {
     return text;
 }
 
-/// A layout.h pattern with its {lesson} and {id} filled in.
-fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
-    std::string path(pattern);
-    for (const auto& [key, value] :
-         {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
-          std::pair<std::string_view, const std::string&>{"{id}", id}}) {
-        for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key)) {
-            path.replace(at, key.size(), value);
-        }
-    }
-    return path;
-}
-
 /// Collects one exercise's hint lines and drops the blank lines around each hint.
 void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
     while (!lines.empty() && trimmed(lines.back()).empty()) {
@@ -82,6 +69,18 @@ void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
 }
 
 }  // namespace
+
+fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
+    std::string path(pattern);
+    for (const auto& [key, value] :
+         {std::pair<std::string_view, const std::string&>{"{lesson}", lesson},
+          std::pair<std::string_view, const std::string&>{"{id}", id}}) {
+        for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key)) {
+            path.replace(at, key.size(), value);
+        }
+    }
+    return path;
+}
 
 std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const Lesson& lesson,
                                               std::string_view source) {

@@ -113,6 +113,11 @@ class Course {
     std::vector<Exercise> exercises_;
 };
 
+/// A layout pattern (core/layout.h) with its {lesson} (a lesson folder) and {id} filled in,
+/// relative to the course root.
+[[nodiscard]] std::filesystem::path layout_path(std::string_view pattern, const std::string& lesson,
+                                                const std::string& id);
+
 /// Up to `max_results` candidates that look like a typo of `wanted`, closest first.
 [[nodiscard]] std::vector<std::string> closest_matches(std::string_view wanted,
                                                        const std::vector<std::string>& candidates,

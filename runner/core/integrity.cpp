@@ -14,6 +14,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/errors.h"
 #include "core/process.h"
 #include "core/text.h"
 
@@ -316,22 +317,28 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
 std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
     std::vector<fs::path> objects;
     const std::string folder = "ex_" + std::string(id) + ".dir";
-    std::error_code error;
-    fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
-                                        error);
-    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (!it->is_directory(error) || it->path().filename() != "CMakeFiles") {
-            continue;
-        }
-        it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
-        const fs::path target = it->path() / folder;
-        if (!fs::is_directory(target, error)) {
-            continue;
-        }
+    const auto collect = [&](const fs::path& target) {
+        std::error_code error;
         for (fs::recursive_directory_iterator file(target, error);
              !error && file != fs::recursive_directory_iterator(); file.increment(error)) {
             if (file->is_regular_file(error) && file->path().extension() == ".o") {
                 objects.push_back(file->path());
+            }
+        }
+    };
+    std::error_code error;
+    fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
+                                        error);
+    for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+        if (!it->is_directory(error)) {
+            continue;
+        }
+        if (it.depth() > 0 && fs::exists(it->path() / "CMakeCache.txt", error)) {
+            it.disable_recursion_pending();  // another build tree (a test's), not this one's
+        } else if (it->path().filename() == "CMakeFiles") {
+            it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
+            if (fs::is_directory(it->path() / folder, error)) {
+                collect(it->path() / folder);
             }
         }
     }
@@ -340,10 +347,11 @@ std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_vie
 
 std::vector<IntegrityFlag> scan_learner_file(const Context& context, const Exercise& exercise) {
     std::vector<IntegrityFlag> flags;
-    std::ifstream source(context.course().learner_file(exercise), std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(source)),
-                           std::istreambuf_iterator<char>());
-    flags = flags_from_source(text);
+    try {
+        flags = flags_from_source(read_file(context.course().learner_file(exercise)));
+    } catch (const EnvironmentError&) {
+        // Unreadable now (moved during the build): its object is still scanned below.
+    }
     const std::vector<fs::path> objects = learner_objects(context.build_dir(), exercise.id);
     const std::optional<fs::path> nm = find_program("nm");
     if (objects.empty() || !nm) {

@@ -20,15 +20,7 @@ namespace {
 /// A layout pattern for one lesson folder and exercise id, from the course root.
 fs::path layout_path(const Context& context, std::string_view pattern, const Lesson& lesson,
                      const std::string& id) {
-    std::string path(pattern);
-    for (const auto& [key, value] :
-         {std::pair<std::string, std::string>{"{lesson}", lesson.dir}, {"{id}", id}}) {
-        for (std::size_t at = path.find(key); at != std::string::npos; at = path.find(key, at)) {
-            path.replace(at, key.size(), value);
-            at += value.size();
-        }
-    }
-    return context.root() / path;
+    return context.root() / torchlings::runner::layout_path(pattern, lesson.dir, id);
 }
 
 bool valid_id(const std::string& id) {

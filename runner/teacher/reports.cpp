@@ -234,6 +234,13 @@ struct Scores {
     json skipped = json::array();  ///< [{"name", "reason"}]
     json flags = json::array();    ///< [{"exercise", "code", "detail", "refused"}] for the teacher
     std::vector<std::string> flag_lines;  ///< the same, one line each
+
+    /// The score: one point per case that passed.
+    [[nodiscard]] int passed() const {
+        return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const ScoredCase& c) {
+            return c.status == Status::kPass;
+        }));
+    }
 };
 
 /// One point per test case that ran (or should have: a case never reached scores 0). A build
@@ -298,11 +305,10 @@ std::string runner_variable(const char* name) {
 nlohmann::json classroom50_result(const Context& context, const std::vector<CheckOutcome>& outcomes,
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
+    const int score = scores.passed();
     json tests = json::array();
-    int score = 0;
     for (const ScoredCase& item : scores.cases) {
         const bool passed = item.status == Status::kPass;
-        score += passed ? 1 : 0;
         tests.push_back({{"test-name", item.name},
                          {"passed", passed},
                          {"score", passed ? 1 : 0},
@@ -330,11 +336,10 @@ nlohmann::json classroom50_result(const Context& context, const std::vector<Chec
 nlohmann::json gradescope_results(const Context& context, const std::vector<CheckOutcome>& outcomes,
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
+    const int score = scores.passed();
     json tests = json::array();
-    int score = 0;
     for (const ScoredCase& item : scores.cases) {
         const bool passed = item.status == Status::kPass;
-        score += passed ? 1 : 0;
         tests.push_back({{"name", item.name},
                          {"score", passed ? 1 : 0},
                          {"max_score", 1},
