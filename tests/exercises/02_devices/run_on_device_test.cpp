@@ -2,41 +2,43 @@
 /// @brief Tests of exercise run_on_device, built against the learner's file and the solution.
 ///
 /// A machine without a GPU has one device, the CPU, so switching cannot be seen there. These tests
-/// also use a simulated device type: c10's own test double FakeGuardImpl (eight devices, the
-/// current one kept in a variable) registered for PrivateUse1, the device type LibTorch reserves
-/// for out-of-tree backends. c10::DeviceGuard finds it through the same registry it uses for
-/// CUDA, so a guard that switches "privateuseone" devices switches CUDA devices the same way.
+/// also use the stand-in accelerator of the test support (tl_test/standin.h): eight devices of a
+/// type of their own (LibTorch's PrivateUse1 slot, named "standin"), with a device guard that keeps
+/// the current one per thread, as CUDA does. c10::DeviceGuard finds it through the same registry
+/// it uses for CUDA, so a guard that switches stand-in devices switches CUDA devices the same way,
+/// and tensors made there show which device was current.
 #include "run_on_device.h"
 
 #include <c10/core/DeviceGuard.h>
-#include <c10/core/impl/FakeGuardImpl.h>
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
 
 namespace {
 
-constexpr auto kSimulated = c10::DeviceType::PrivateUse1;
-using SimulatedGuardImpl = c10::impl::FakeGuardImpl<kSimulated>;
+constexpr auto kSimulated = tl_test::standin::kType;
 
-// Registers the simulated backend once, before the first test case runs.
-const bool kSimulatedRegistered = [] {
-    static SimulatedGuardImpl impl;
-    if (!c10::impl::hasDeviceGuardImpl(kSimulated)) {
-        c10::impl::registerDeviceGuard(kSimulated, &impl);
-    }
-    return true;
-}();
-
-c10::Device simulated(int index) { return {kSimulated, static_cast<c10::DeviceIndex>(index)}; }
+c10::Device simulated(int index) { return tl_test::standin::device(index); }
 
 // Makes simulated device `index` current, as if set_device(index) had been called earlier.
-void make_current(int index) {
-    REQUIRE(kSimulatedRegistered);
-    SimulatedGuardImpl::setDeviceIndex(static_cast<c10::DeviceIndex>(index));
-}
+void make_current(int index) { tl_test::standin::set_current_index(index); }
 
-int current_index() { return static_cast<int>(SimulatedGuardImpl::getDeviceIndex()); }
+int current_index() { return tl_test::standin::current_index(); }
+
+// With the first device of a type current, the last one is current inside the body: a tensor made
+// there on "the current device" (a device without an index) lands on it, and the first is
+// current again afterwards.
+void check_last_inside_first_after(const c10::Device& first, const c10::Device& last) {
+    const c10::DeviceGuard outer(first);  // start from a known current device
+    torch::Tensor made;
+    const c10::Device inside = ex::run_on_device(last, [&] {
+        made = torch::zeros({2}, torch::TensorOptions().device(first.type()));
+    });
+    CHECK(inside == last);
+    CHECK(made.device() == last);  // a device without an index meant the guard's device
+    CHECK(ex::current_device(first.type()) == first);
+}
 
 }  // namespace
 
@@ -90,14 +92,11 @@ TEST_CASE("the previous device is restored when the body throws", "[task_3]") {
 TEST_CASE("the last GPU is current inside and the first one after", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
     const auto gpus = torch::cuda::device_count();
-    const c10::Device first(c10::DeviceType::CUDA, 0);
-    const c10::Device last(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpus - 1));
-    const c10::DeviceGuard outer(first);  // start from a known current device
-    torch::Tensor made;
-    const c10::Device inside = ex::run_on_device(last, [&] {
-        made = torch::zeros({2}, torch::TensorOptions().device(c10::DeviceType::CUDA));
-    });
-    CHECK(inside == last);
-    CHECK(made.device() == last);  // "cuda" without an index meant the guard's device
-    CHECK(ex::current_device(c10::DeviceType::CUDA) == first);
+    check_last_inside_first_after(
+        c10::Device(c10::DeviceType::CUDA, 0),
+        c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpus - 1)));
+}
+
+TEST_CASE("the last stand-in device is current inside and the first one after", "[task_2]") {
+    check_last_inside_first_after(simulated(0), simulated(tl_test::standin::kDevices - 1));
 }

@@ -2,6 +2,7 @@
 /// @brief Tests of exercise tensor_on_device, built against the learner's file and the solution.
 #include "tensor_on_device.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -17,6 +18,23 @@ const c10::Device kMeta(c10::DeviceType::Meta);
 torch::Tensor expected_full(c10::IntArrayRef shape, c10::ScalarType dtype,
                             const c10::Device& device, double value) {
     return torch::full(shape, value, torch::TensorOptions().dtype(dtype).device(device));
+}
+
+// The device cases, run on a GPU where there is one and on the stand-in accelerator
+// (tl_test/standin.h) everywhere: a tensor made on the CPU and moved, or made on the wrong
+// device, is seen on a machine without a GPU too.
+void check_made_directly_on(const c10::Device& device) {
+    const auto t = ex::filled_on({64, 64}, torch::kFloat64, device, 0.1);
+    CHECK(t.device() == device);
+    TL_CHECK_TENSOR_CLOSE(t, expected_full({64, 64}, torch::kFloat64, device, 0.1),
+                          tl_test::Tolerance{0.0, 0.0});
+}
+
+void check_zeros_next_to_one_on(const c10::Device& device) {
+    const auto like = torch::ones({2}, torch::TensorOptions().device(device).dtype(torch::kHalf));
+    TL_CHECK_TENSOR_CLOSE(
+        ex::zeros_next_to(like, {3}),
+        torch::zeros({3}, torch::TensorOptions().device(device).dtype(torch::kHalf)));
 }
 
 }  // namespace
@@ -98,19 +116,20 @@ TEST_CASE("zeros next to an undefined tensor is an error", "[task_2]") {
 
 TEST_CASE("a tensor is made directly on the GPU", "[gpu][task_1]") {
     TL_REQUIRE_CUDA();
-    const c10::Device gpu(c10::DeviceType::CUDA, 0);
-    const auto t = ex::filled_on({64, 64}, torch::kFloat64, gpu, 0.1);
-    CHECK(t.device() == gpu);
-    TL_CHECK_TENSOR_CLOSE(t, expected_full({64, 64}, torch::kFloat64, gpu, 0.1),
-                          tl_test::Tolerance{0.0, 0.0});
+    check_made_directly_on(c10::Device(c10::DeviceType::CUDA, 0));
+}
+
+TEST_CASE("a tensor is made directly on a stand-in device", "[task_1]") {
+    check_made_directly_on(tl_test::standin::device(1));
 }
 
 TEST_CASE("zeros next to a GPU tensor are on that GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    const c10::Device gpu(c10::DeviceType::CUDA,
-                          static_cast<c10::DeviceIndex>(torch::cuda::device_count() - 1));
-    const auto like = torch::ones({2}, torch::TensorOptions().device(gpu).dtype(torch::kHalf));
-    TL_CHECK_TENSOR_CLOSE(
-        ex::zeros_next_to(like, {3}),
-        torch::zeros({3}, torch::TensorOptions().device(gpu).dtype(torch::kHalf)));
+    check_zeros_next_to_one_on(c10::Device(
+        c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(torch::cuda::device_count() - 1)));
+}
+
+TEST_CASE("zeros next to a stand-in tensor are on its device", "[task_2]") {
+    // Index 3, not the current device 0: the index must come from `like` too.
+    check_zeros_next_to_one_on(tl_test::standin::device(3));
 }

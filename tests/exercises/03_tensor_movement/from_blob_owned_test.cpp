@@ -18,6 +18,19 @@ bool points_into(const torch::Tensor& t, const std::vector<float>& values) {
 
 }  // namespace
 
+namespace {
+
+// An upload to `device` lands there and holds the values as they were, whatever happens to the
+// vector afterwards. Run on a GPU and on the stand-in accelerator (tl_test/standin.h).
+void check_upload_to(const c10::Device& device) {
+    std::vector<float> values{1, 2, 3, 4};
+    const auto t = ex::upload(values, {2, 2}, device);
+    values[0] = 100;
+    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F, 4.0F}).view({2, 2}).to(device));
+}
+
+}  // namespace
+
 TEST_CASE("a borrowed tensor shares the vector's memory", "[task_1]") {
     std::vector<float> values{1, 2, 3, 4, 5, 6};
     const auto t = ex::borrowed_tensor(values, {2, 3});
@@ -82,8 +95,9 @@ TEST_CASE("an upload lands on the device asked for", "[task_3]") {
 
 TEST_CASE("an upload to a GPU holds the values", "[gpu][task_3]") {
     TL_REQUIRE_CUDA();
-    std::vector<float> values{1, 2, 3, 4};
-    const auto t = ex::upload(values, {2, 2}, c10::Device("cuda:0"));
-    values[0] = 100;
-    TL_CHECK_TENSOR_CLOSE(t, torch::tensor({1.0F, 2.0F, 3.0F, 4.0F}).view({2, 2}).to(t.device()));
+    check_upload_to(c10::Device("cuda:0"));
+}
+
+TEST_CASE("an upload to a stand-in device holds the values", "[task_3]") {
+    check_upload_to(tl_test::standin::device(1));
 }

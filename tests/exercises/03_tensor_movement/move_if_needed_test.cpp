@@ -2,6 +2,8 @@
 /// @brief Tests of exercise move_if_needed, built against the learner's file and the solution.
 #include "move_if_needed.h"
 
+#include <c10/core/DeviceGuard.h>
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -9,6 +11,24 @@
 namespace {
 const c10::Device kCpu("cpu");
 const c10::Device kMeta("meta");
+}  // namespace
+
+namespace {
+
+// A move to device 0 of a type copies; a second move to that type without an index (the current
+// device, 0 here) finds the tensor there and copies no more.
+void check_moves_once_to(const c10::Device& first_device) {
+    const c10::DeviceGuard current(first_device);
+    const auto t = torch::arange(5, torch::kFloat32);
+    const auto first = ex::move_if_needed(t, first_device);
+    CHECK(first.copied);
+    REQUIRE(first.tensor.device() == first_device);
+    const auto second = ex::move_if_needed(first.tensor, c10::Device(first_device.type()));
+    CHECK_FALSE(second.copied);
+    CHECK(second.tensor.data_ptr() == first.tensor.data_ptr());
+    TL_CHECK_TENSOR_CLOSE(second.tensor.cpu(), t);
+}
+
 }  // namespace
 
 TEST_CASE("a device equal to the tensor's is already there", "[task_1]") {
@@ -71,12 +91,9 @@ TEST_CASE("an undefined tensor is rejected", "[task_2]") {
 
 TEST_CASE("a move to the GPU copies once and then no more", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    const auto t = torch::arange(5, torch::kFloat32);
-    const auto first = ex::move_if_needed(t, c10::Device("cuda:0"));
-    CHECK(first.copied);
-    REQUIRE(first.tensor.is_cuda());
-    const auto second = ex::move_if_needed(first.tensor, c10::Device("cuda"));
-    CHECK_FALSE(second.copied);
-    CHECK(second.tensor.data_ptr() == first.tensor.data_ptr());
-    TL_CHECK_TENSOR_CLOSE(second.tensor.cpu(), t);
+    check_moves_once_to(c10::Device("cuda:0"));
+}
+
+TEST_CASE("a move to a stand-in device copies once and then no more", "[task_2]") {
+    check_moves_once_to(tl_test::standin::device(0));
 }

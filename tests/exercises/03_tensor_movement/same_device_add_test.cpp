@@ -15,6 +15,20 @@ const c10::Device kCpu("cpu");
 const c10::Device kMeta("meta");
 }  // namespace
 
+namespace {
+
+// A CPU tensor added to one on `device`: the sum is computed there, whichever comes first. On
+// the stand-in accelerator (tl_test/standin.h), as on CUDA, adding across devices throws.
+void check_cpu_added_on(const c10::Device& device) {
+    const auto a = torch::arange(4, torch::TensorOptions().device(device));
+    const auto b = torch::full({4}, 0.5F);
+    const auto expected = torch::tensor({0.5F, 1.5F, 2.5F, 3.5F}).to(a.device());
+    TL_CHECK_TENSOR_CLOSE(ex::add_on_device_of_first(a, b), expected);
+    TL_CHECK_TENSOR_CLOSE(ex::add_on_compute_device(b, a), expected);
+}
+
+}  // namespace
+
 TEST_CASE("tensors on one device add as usual", "[task_1]") {
     const auto a = torch::arange(4, torch::kFloat32);
     const auto b = torch::full({4}, 0.5F);
@@ -77,9 +91,9 @@ TEST_CASE("add_on_compute_device adds CPU tensors on the CPU", "[task_3]") {
 
 TEST_CASE("a CPU tensor is added to a CUDA tensor on the GPU", "[gpu][task_1]") {
     TL_REQUIRE_CUDA();
-    const auto a = torch::arange(4, torch::TensorOptions().device(torch::kCUDA));
-    const auto b = torch::full({4}, 0.5F);
-    const auto expected = torch::tensor({0.5F, 1.5F, 2.5F, 3.5F}).to(a.device());
-    TL_CHECK_TENSOR_CLOSE(ex::add_on_device_of_first(a, b), expected);
-    TL_CHECK_TENSOR_CLOSE(ex::add_on_compute_device(b, a), expected);
+    check_cpu_added_on(c10::Device(torch::kCUDA));
+}
+
+TEST_CASE("a CPU tensor is added to a stand-in tensor on its device", "[task_1]") {
+    check_cpu_added_on(tl_test::standin::device(2));
 }

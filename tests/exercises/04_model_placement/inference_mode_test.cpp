@@ -2,6 +2,7 @@
 /// @brief Tests of exercise inference_mode, built against the learner's file and the solution.
 #include "inference_mode.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 namespace {
@@ -16,6 +17,19 @@ ex::TinyNet a_trained_net() {
     ex::TinyNet net(5, 3);
     net->forward(torch::randn({16, 5}) + 2.0);  // training mode: input_mean moves off zero
     return net;
+}
+
+
+// A model on `device` given a CPU input: predict() moves the input to the model. Run on a GPU and
+// on the stand-in accelerator (tl_test/standin.h), where a CPU input left as it is makes the
+// forward pass mix devices and throw, as on CUDA.
+void check_cpu_input_moved_to(const torch::Device& device) {
+    auto net = a_trained_net();
+    net->to(device);
+    const auto x = torch::randn({4, 5});
+    const auto y = ex::predict(net, x);
+    CHECK(y.device() == device);
+    TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(device)));
 }
 
 }  // namespace
@@ -82,10 +96,9 @@ TEST_CASE("a float64 model computes in float64, its input not rounded on the way
 
 TEST_CASE("on a GPU a CPU input is moved to the model", "[gpu][task_3]") {
     TL_REQUIRE_CUDA();
-    auto net = a_trained_net();
-    net->to(torch::Device("cuda:0"));
-    const auto x = torch::randn({4, 5});
-    const auto y = ex::predict(net, x);
-    CHECK(y.device() == torch::Device("cuda:0"));
-    TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::Device("cuda:0"))));
+    check_cpu_input_moved_to(torch::Device("cuda:0"));
+}
+
+TEST_CASE("on a stand-in device a CPU input is moved to the model", "[task_3]") {
+    check_cpu_input_moved_to(tl_test::standin::device(1));
 }

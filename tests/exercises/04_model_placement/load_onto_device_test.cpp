@@ -2,6 +2,7 @@
 /// @brief Tests of exercise load_onto_device, built against the learner's file and the solution.
 #include "load_onto_device.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <filesystem>
@@ -40,6 +41,21 @@ void check_same_values(const ex::TinyNet& actual, const ex::TinyNet& expected) {
     TL_CHECK_TENSOR_CLOSE(actual->weight, expected->weight);
     TL_CHECK_TENSOR_CLOSE(actual->bias, expected->bias);
     TL_CHECK_TENSOR_CLOSE(actual->input_mean, expected->input_mean);
+}
+
+
+// A checkpoint saved on the CPU, loaded onto `device`: every parameter and buffer ends there with
+// the saved values. Run on a GPU and on the stand-in accelerator (tl_test/standin.h).
+void check_checkpoint_loads_onto(const c10::Device& device) {
+    const TempFile file;
+    const auto saved = a_trained_net();
+    torch::save(saved, file.path);
+    const auto loaded = ex::load_onto(file.path, 3, 2, device, c10::kFloat);
+    for (const auto& t : loaded->parameters()) {
+        CHECK(t.device() == device);
+    }
+    CHECK(loaded->input_mean.device() == device);
+    TL_CHECK_TENSOR_CLOSE(loaded->weight.cpu(), saved->weight);
 }
 
 }  // namespace
@@ -104,14 +120,9 @@ TEST_CASE("a folder at the path is not a saved model either", "[task_3]") {
 
 TEST_CASE("on a GPU a CPU checkpoint loads onto the GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    const TempFile file;
-    const auto saved = a_trained_net();
-    torch::save(saved, file.path);
-    const c10::Device gpu("cuda:0");
-    const auto loaded = ex::load_onto(file.path, 3, 2, gpu, c10::kFloat);
-    for (const auto& t : loaded->parameters()) {
-        CHECK(t.device() == gpu);
-    }
-    CHECK(loaded->input_mean.device() == gpu);
-    TL_CHECK_TENSOR_CLOSE(loaded->weight.cpu(), saved->weight);
+    check_checkpoint_loads_onto(c10::Device("cuda:0"));
+}
+
+TEST_CASE("a CPU checkpoint loads onto a stand-in device", "[task_2]") {
+    check_checkpoint_loads_onto(tl_test::standin::device(2));
 }

@@ -3,10 +3,12 @@
 /// solution.
 ///
 /// Every case first trains one step with momentum, so that the optimizer has state: that state
-/// is what a move can leave behind. On the CPU a change of dtype shows it; a change of device
-/// needs a GPU (Module::to() cannot move a CPU model to the meta device).
+/// is what a move can leave behind. On the CPU a change of dtype shows it; a change of device is
+/// seen on the stand-in accelerator of the test support (tl_test/standin.h) and on a GPU
+/// (Module::to() cannot move a CPU model to the meta device).
 #include "optimizer_after_move.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -47,6 +49,22 @@ std::vector<torch::Tensor> momenta(const Training& t) {
         out.push_back(momentum_of(t.optimizer, p).clone());
     }
     return out;
+}
+
+
+// After the move to `device`, parameters and momentum buffers are there and a step runs: momentum
+// left on the CPU makes the step mix devices, which throws on CUDA and on the stand-in accelerator
+// (tl_test/standin.h) alike.
+void check_training_goes_on_at(const c10::Device& device) {
+    Training t;
+    ex::move_training(*t.model, t.optimizer, device, c10::kFloat);
+    for (const auto& p : t.model->parameters()) {
+        CHECK(p.device() == device);
+        CHECK(momentum_of(t.optimizer, p).device() == device);
+    }
+    t.optimizer.zero_grad();
+    t.model->forward(torch::randn({5, 3}, device)).square().mean().backward();
+    REQUIRE_NOTHROW(t.optimizer.step());
 }
 
 }  // namespace
@@ -125,14 +143,9 @@ TEST_CASE("an integer dtype is rejected before anything moves", "[task_1]") {
 
 TEST_CASE("on a GPU training goes on after the move", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    Training t;
-    const c10::Device gpu("cuda:0");
-    ex::move_training(*t.model, t.optimizer, gpu, c10::kFloat);
-    for (const auto& p : t.model->parameters()) {
-        CHECK(p.device() == gpu);
-        CHECK(momentum_of(t.optimizer, p).device() == gpu);
-    }
-    t.optimizer.zero_grad();
-    t.model->forward(torch::randn({5, 3}, gpu)).square().mean().backward();
-    REQUIRE_NOTHROW(t.optimizer.step());
+    check_training_goes_on_at(c10::Device("cuda:0"));
+}
+
+TEST_CASE("on a stand-in device training goes on after the move", "[task_2]") {
+    check_training_goes_on_at(tl_test::standin::device(1));
 }

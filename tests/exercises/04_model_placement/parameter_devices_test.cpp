@@ -2,6 +2,7 @@
 /// @brief Tests of exercise parameter_devices, built against the learner's file and the solution.
 #include "parameter_devices.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -52,6 +53,21 @@ Names names_of(const std::vector<ex::TensorPlace>& places) {
         names.push_back(place.name);
     }
     return names;
+}
+
+
+// A model moved to `device` has nothing misplaced there, and everything misplaced on `other`, a
+// device of the same type with another index (no second device is needed to compare). Run on a
+// GPU and on the stand-in accelerator (tl_test/standin.h).
+void check_nothing_misplaced_on(const c10::Device& device, const c10::Device& other) {
+    Net net;
+    net->to(device);
+    CHECK(ex::misplaced(*net, device, c10::kFloat).empty());
+    for (const auto& place : ex::tensor_places(*net)) {
+        INFO(place.name);
+        CHECK(place.device == device);
+    }
+    CHECK(ex::misplaced(*net, other, c10::kFloat) == all_names());
 }
 
 }  // namespace
@@ -139,13 +155,9 @@ TEST_CASE("each entry reports the device its tensor is on, seen on meta", "[task
 
 TEST_CASE("on a GPU a model moved there has nothing misplaced", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    Net net;
-    net->to(torch::Device("cuda:0"));
-    CHECK(ex::misplaced(*net, c10::Device("cuda:0"), c10::kFloat).empty());
-    for (const auto& place : ex::tensor_places(*net)) {
-        INFO(place.name);
-        CHECK(place.device == c10::Device("cuda:0"));
-    }
-    // Another index of the same type is another device: cuda:1 needs no second GPU to compare.
-    CHECK(ex::misplaced(*net, c10::Device("cuda:1"), c10::kFloat) == all_names());
+    check_nothing_misplaced_on(c10::Device("cuda:0"), c10::Device("cuda:1"));
+}
+
+TEST_CASE("on a stand-in device a model moved there has nothing misplaced", "[task_2]") {
+    check_nothing_misplaced_on(tl_test::standin::device(0), tl_test::standin::device(1));
 }

@@ -3,6 +3,7 @@
 /// solution.
 #include "register_the_buffer.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <sstream>
@@ -14,6 +15,18 @@ torch::Tensor a_scale() { return torch::diag(torch::tensor({0.5, 2.0, -1.0}, tor
 
 bool has_buffer(const torch::nn::Module& module, const std::string& name) {
     return module.named_buffers().contains(name);
+}
+
+
+// Module::to() moves registered tensors only: a scale kept as a plain member stays on the CPU and
+// forward() then mixes devices. Run on a GPU and on the stand-in accelerator (tl_test/standin.h),
+// which refuses mixed devices as CUDA does.
+void check_scale_moves_to(const torch::Device& device) {
+    ex::ScaledLinear model(a_scale(), 2);
+    model->to(device);
+    CHECK(model->scale.device() == device);
+    const auto y = model->forward(torch::randn({4, 3}, device));
+    CHECK(y.device() == device);
 }
 
 }  // namespace
@@ -63,9 +76,9 @@ TEST_CASE("a saved model carries its scale into a fresh one", "[task_1]") {
 
 TEST_CASE("on a GPU scale moves with the model", "[gpu][task_1]") {
     TL_REQUIRE_CUDA();
-    ex::ScaledLinear model(a_scale(), 2);
-    model->to(torch::Device("cuda:0"));
-    CHECK(model->scale.device() == torch::Device("cuda:0"));
-    const auto y = model->forward(torch::randn({4, 3}, torch::Device("cuda:0")));
-    CHECK(y.device() == torch::Device("cuda:0"));
+    check_scale_moves_to(torch::Device("cuda:0"));
+}
+
+TEST_CASE("on a stand-in device scale moves with the model", "[task_1]") {
+    check_scale_moves_to(tl_test::standin::device(1));
 }
