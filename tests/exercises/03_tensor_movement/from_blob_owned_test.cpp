@@ -2,6 +2,7 @@
 /// @brief Tests of exercise from_blob_owned, built against the learner's file and the solution.
 #include "from_blob_owned.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <memory>

@@ -6,6 +6,7 @@
 /// the same device" check as mixing CPU and CUDA, so the moving logic is tested everywhere.
 #include "same_device_add.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>

@@ -5,6 +5,7 @@
 /// braced list would split the macro's argument.
 #include "to_host_vector.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>

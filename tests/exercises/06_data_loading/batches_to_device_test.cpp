@@ -2,6 +2,7 @@
 /// @brief Tests of exercise batches_to_device, built against the learner's file and the solution.
 #include "batches_to_device.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <memory>
@@ -21,6 +22,24 @@ std::unique_ptr<ex::OrderedLoader> ordered(int64_t n, std::size_t batch, bool dr
 
 const c10::Device kCpu("cpu");
 const c10::Device kCuda("cuda:0");
+
+
+// Every batch's data and targets reach `device`, with the data's values intact. Run on a GPU and
+// on the stand-in accelerator (tl_test/standin.h), a device that is not the CPU on any machine.
+void check_batches_reach(const c10::Device& device) {
+    auto loader = ordered(8, 4, false);
+    int on_device = 0;
+    std::vector<torch::Tensor> data;
+    const auto count = ex::run_epoch(
+        *loader, device, torch::kFloat32, [&](const torch::Tensor& x, const torch::Tensor& y) {
+            on_device += (x.device() == device && y.device() == device) ? 1 : 0;
+            data.push_back(x.cpu());
+        });
+    CHECK(count.batches == 2);
+    CHECK(on_device == 2);
+    REQUIRE(data.size() == 2);
+    TL_CHECK_TENSOR_CLOSE(data[1].select(1, 0), torch::arange(4, 8, torch::kFloat32));
+}
 
 }  // namespace
 
@@ -95,12 +114,9 @@ TEST_CASE("batches reach the device asked for, seen on meta", "[task_2]") {
 
 TEST_CASE("batches reach the GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    auto loader = ordered(8, 4, false);
-    int on_gpu = 0;
-    const auto count = ex::run_epoch(
-        *loader, kCuda, torch::kFloat32, [&](const torch::Tensor& x, const torch::Tensor& y) {
-            on_gpu += (x.device() == kCuda && y.device() == kCuda) ? 1 : 0;
-        });
-    CHECK(count.batches == 2);
-    CHECK(on_gpu == 2);
+    check_batches_reach(kCuda);
+}
+
+TEST_CASE("batches reach a stand-in device", "[task_2]") {
+    check_batches_reach(tl_test::standin::device(1));
 }

@@ -4,6 +4,7 @@
 
 #include "mlp.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -15,6 +16,22 @@ torch::Tensor with_grad(const torch::Tensor& value, const torch::Tensor& grad) {
     auto parameter = value.detach().clone().requires_grad_(true);
     parameter.mutable_grad() = grad;
     return parameter;
+}
+
+
+// Two replicas' gradients, on devices a and b, averaged onto an original on `home`: the sum is
+// made on the original's device. Run on a GPU and on the stand-in accelerator
+// (tl_test/standin.h), where adding gradients of two devices throws as on CUDA.
+void check_reduced_onto(const c10::Device& home, const c10::Device& a_device,
+                        const c10::Device& b_device) {
+    const auto original = torch::zeros({2}, torch::device(home).requires_grad(true));
+    const auto a = with_grad(torch::zeros({2}, torch::device(a_device)),
+                             torch::tensor({2.0F, 2.0F}).to(a_device));
+    const auto b = with_grad(torch::zeros({2}, torch::device(b_device)),
+                             torch::tensor({4.0F, 0.0F}).to(b_device));
+    ex::average_gradients({original}, {{a}, {b}}, {1, 1});
+    REQUIRE(original.grad().defined());
+    TL_CHECK_TENSOR_CLOSE(original.grad(), torch::tensor({3.0F, 1.0F}).to(home));
 }
 
 }  // namespace
@@ -130,10 +147,15 @@ TEST_CASE("mismatched arguments are errors", "[task_1]") {
 
 TEST_CASE("GPU gradients are reduced onto a CPU original", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    const auto original = torch::zeros({2}, torch::requires_grad());
-    const auto on_gpu = torch::zeros({2}, torch::device(torch::kCUDA));
-    const auto a = with_grad(on_gpu, torch::tensor({2.0F, 2.0F}, torch::device(torch::kCUDA)));
-    const auto b = with_grad(original, torch::tensor({4.0F, 0.0F}));
-    ex::average_gradients({original}, {{a}, {b}}, {1, 1});
-    TL_CHECK_TENSOR_CLOSE(original.grad(), torch::tensor({3.0F, 1.0F}));
+    check_reduced_onto(c10::Device(c10::kCPU), c10::Device(torch::kCUDA), c10::Device(c10::kCPU));
+}
+
+TEST_CASE("stand-in gradients are reduced onto a CPU original", "[task_2]") {
+    check_reduced_onto(c10::Device(c10::kCPU), tl_test::standin::device(0),
+                       tl_test::standin::device(1));
+}
+
+TEST_CASE("gradients from the CPU and a stand-in device land on another one", "[task_2]") {
+    check_reduced_onto(tl_test::standin::device(2), c10::Device(c10::kCPU),
+                       tl_test::standin::device(1));
 }

@@ -6,6 +6,7 @@
 /// parameters, up to float rounding, whatever the number of shards.
 #include "data_parallel_step.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <memory>
@@ -53,6 +54,30 @@ void check_same_parameters(const ex::Mlp& actual, const ex::Mlp& expected) {
 }
 
 std::vector<c10::Device> cpus(std::size_t n) { return std::vector<c10::Device>(n, c10::kCPU); }
+
+
+// The hand-built data-parallel step over `devices`, from a model on `home`, against one plain
+// SGD step of the whole batch on the CPU: the same loss and parameters, which stay on `home`. Run
+// on GPUs and on the stand-in accelerator (tl_test/standin.h), whose devices are not the CPU and
+// not each other: a shard, a replica or a gradient left on the wrong device throws there as it
+// does on CUDA.
+void check_matches_one_device(const std::vector<c10::Device>& devices,
+                              const c10::Device& home = c10::Device(c10::kCPU)) {
+    auto model = make_model();
+    auto expected = copy_of(model);
+    model->to(home);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(10, 8);
+    const double loss = ex::data_parallel_step(model, sgd, p.x.to(home), p.y.to(home), devices);
+    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-4));
+    for (const auto& item : expected->named_parameters()) {
+        INFO("parameter " << item.key());
+        const auto& mine = *model->named_parameters().find(item.key());
+        CHECK(mine.device() == home);
+        TL_CHECK_TENSOR_CLOSE(mine.to(c10::kCPU), item.value(), {1e-4, 1e-5});
+    }
+}
 
 }  // namespace
 
@@ -176,22 +201,31 @@ TEST_CASE("an error on a shard thread reaches the caller", "[task_2]") {
 
 TEST_CASE("shards on the GPU match the CPU reference", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
-    auto model = make_model();
-    auto expected = copy_of(model);
-    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
-    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
-    const auto p = make_problem(10, 8);
     std::vector<c10::Device> devices;
     for (int i = 0; i < 2; ++i) {
         const auto gpus = static_cast<int>(torch::cuda::device_count());
         devices.emplace_back(c10::kCUDA, static_cast<c10::DeviceIndex>(i % gpus));
     }
     devices.emplace_back(c10::kCPU);
-    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, devices);
-    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-4));
-    for (const auto& item : expected->named_parameters()) {
-        INFO("parameter " << item.key());
-        TL_CHECK_TENSOR_CLOSE(*model->named_parameters().find(item.key()), item.value(),
-                              {1e-4, 1e-5});
+    check_matches_one_device(devices);
+}
+
+// Lesson 07's claim, on every machine: the hand-built step over two and three devices that are
+// not the CPU lands on the parameters of one whole-batch step on one device.
+TEST_CASE("shards on two and three stand-in devices match the CPU reference", "[task_2]") {
+    for (const int n : {2, 3}) {
+        INFO(n << " stand-in devices");
+        std::vector<c10::Device> devices;
+        for (int i = 0; i < n; ++i) {
+            devices.push_back(tl_test::standin::device(i));
+        }
+        check_matches_one_device(devices);
     }
+}
+
+TEST_CASE("a model on a stand-in device is stepped where it is", "[task_2]") {
+    // The original lives on standin:2, its replicas on standin:0 and the CPU: the averaged
+    // gradients and the step must be on standin:2.
+    check_matches_one_device({tl_test::standin::device(0), c10::Device(c10::kCPU)},
+                             tl_test::standin::device(2));
 }

@@ -2,6 +2,7 @@
 /// @brief Tests of exercise replicate_model, built against the learner's file and the solution.
 #include "replicate_model.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -28,6 +29,22 @@ void check_is_replica(const ex::Mlp& original, const ex::Mlp& replica, const c10
         CHECK_FALSE(copy->is_alias_of(item.value()));
         TL_CHECK_TENSOR_CLOSE(copy->to(item.value().device()), item.value());
     }
+}
+
+
+// Replicas for {first, cpu, second} live there, each in memory of its own, and a refresh copies
+// into the replica where it is. Run on a GPU and on the stand-in accelerator (tl_test/standin.h),
+// whose devices are not the CPU and not each other on any machine.
+void check_replicas_on(const c10::Device& first, const c10::Device& second) {
+    auto model = make_model();
+    auto replicas = ex::replicate_model(model, {first, c10::Device("cpu"), second});
+    REQUIRE(replicas.size() == 3);
+    check_is_replica(model, replicas[0], first);
+    check_is_replica(model, replicas[1], c10::Device("cpu"));
+    check_is_replica(model, replicas[2], second);
+    ex::copy_parameters(model, replicas[2]);
+    CHECK(replicas[2]->w1.device() == second);
+    TL_CHECK_TENSOR_CLOSE(replicas[2]->w1.cpu(), model->w1);
 }
 
 }  // namespace
@@ -106,13 +123,10 @@ TEST_CASE("copy_parameters refuses a model of another shape", "[task_2]") {
 
 TEST_CASE("replicas on a GPU live on that GPU", "[gpu][task_1]") {
     TL_REQUIRE_CUDA();
-    auto model = make_model();
     const c10::Device gpu("cuda:0");
-    auto replicas = ex::replicate_model(model, {gpu, c10::Device("cpu"), gpu});
-    REQUIRE(replicas.size() == 3);
-    check_is_replica(model, replicas[0], gpu);
-    check_is_replica(model, replicas[1], c10::Device("cpu"));
-    check_is_replica(model, replicas[2], gpu);
-    ex::copy_parameters(model, replicas[0]);
-    CHECK(replicas[0]->w1.device() == gpu);
+    check_replicas_on(gpu, gpu);
+}
+
+TEST_CASE("replicas on stand-in devices live on their own device", "[task_1]") {
+    check_replicas_on(tl_test::standin::device(0), tl_test::standin::device(1));
 }
