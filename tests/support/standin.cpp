@@ -298,7 +298,8 @@ void ensure_registered() {
     static std::once_flag once;
     std::call_once(once, [] {
         c10::register_privateuse1_backend(kName);
-        c10::impl::registerDeviceGuard(kType, &guard_impl());
+        // A registrar object rather than registerDeviceGuard(), which older LibTorch lacks.
+        static const c10::impl::DeviceGuardImplRegistrar registrar(kType, &guard_impl());
         c10::SetAllocator(kType, &allocator());
         if (!at::isPrivateUse1HooksRegistered()) {
             at::RegisterPrivateUse1HooksInterface(&hooks());
