@@ -4,6 +4,7 @@
 /// On the CPU: ATen's two loss-scaling ops have CPU kernels, and float16 rounds the same there.
 #include "loss_scaler.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <cmath>
@@ -105,6 +106,25 @@ TEST_CASE("a finite step is plain SGD on the true gradient", "[task_2]") {
         TL_CHECK_TENSOR_CLOSE(w.detach(), expected);
     }
     CHECK(scaler.good_steps() == 3);
+}
+
+TEST_CASE("a scaler on a stand-in device keeps its state there and steps a model there",
+          "[task_2]") {
+    // The stand-in accelerator (tl_test/standin.h) is a device that is not the CPU on every
+    // machine: state made on the CPU instead meets a loss and gradients on the device, which
+    // throws there as on a GPU.
+    const auto device = tl_test::standin::device(1);
+    ex::LossScaler scaler(device, options(1024.0));
+    const auto on_device = torch::TensorOptions().device(device);
+    CHECK(scaler.scale(torch::tensor(2.0F, on_device)).device() == device);
+    const auto target = torch::tensor({1.0F, -2.0F, 3.0F}, on_device);
+    const auto w = torch::zeros({3}, on_device).requires_grad_(true);
+    REQUIRE(ex::scaled_sgd_step(
+        {w}, [&] { return squared_error(w, target); }, 0.1, scaler));
+    CHECK(w.device() == device);
+    TL_CHECK_TENSOR_CLOSE(w.detach().cpu(), torch::tensor({0.2F, -0.4F, 0.6F}));
+    CHECK(scaler.good_steps() == 1);
+    CHECK(scaler.current_scale() == Catch::Approx(1024.0));
 }
 
 TEST_CASE("an overflowing step is skipped, and the scale backs off", "[task_2]") {

@@ -23,13 +23,13 @@ OpCost matmul_cost(std::int64_t n, std::int64_t element_bytes);
 OpCost add_cost(std::int64_t n, std::int64_t element_bytes);
 
 /// FLOPs per byte moved: the x axis of a roofline.
-/// @throws std::invalid_argument if cost.bytes <= 0.
+/// @throws std::invalid_argument unless cost.bytes is a number > 0 (NaN is not).
 double arithmetic_intensity(const OpCost& cost);
 
 /// The roofline: the best GFLOP/s an op of this intensity can reach on a device with this peak
 /// compute rate and memory bandwidth (GB/s): limited by bandwidth at low intensity, by compute at
 /// high intensity.
-/// @throws std::invalid_argument if any argument is <= 0.
+/// @throws std::invalid_argument unless every argument is a number > 0 (NaN is not).
 double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gb_s);
 
 /// One timed operation: the median milliseconds of `op` at `size` on `device` ("cpu", "cuda", ...).

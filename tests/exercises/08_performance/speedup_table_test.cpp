@@ -51,6 +51,28 @@ TEST_CASE("bad sizes and roofs are errors", "[task_1]") {
     CHECK_THROWS_AS(ex::roofline_gflops(1.0, 1.0, 0.0), std::invalid_argument);
 }
 
+TEST_CASE("a NaN intensity, roof or byte count is an error, not a NaN roofline", "[task_1]") {
+    // Every comparison with NaN is false: a check written as `x <= 0` lets NaN through, and a
+    // NaN roofline then compares below and above everything in a plot or a sort.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_AS(ex::arithmetic_intensity(ex::OpCost{10.0, nan}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::roofline_gflops(nan, 1000.0, 100.0), std::invalid_argument);
+    CHECK_THROWS_AS(ex::roofline_gflops(1.0, nan, 100.0), std::invalid_argument);
+    CHECK_THROWS_AS(ex::roofline_gflops(1.0, 1000.0, nan), std::invalid_argument);
+}
+
+TEST_CASE("an infinite median on either device is an error", "[task_2]") {
+    // A run that never finished is not "infinitely slow": a speedup of 0 or inf would go into the
+    // table as if measured.
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_AS(
+        ex::speedup_table({{"add", 8, "cpu", inf}, {"add", 8, "cuda", 0.5}}, "cuda"),
+        std::invalid_argument);
+    CHECK_THROWS_AS(
+        ex::speedup_table({{"add", 8, "cpu", 1.0}, {"add", 8, "cuda", inf}}, "cuda"),
+        std::invalid_argument);
+}
+
 TEST_CASE("speedup is CPU time over device time, and names the faster one", "[task_2]") {
     const std::vector<Measurement> m{{"matmul", 64, "cpu", 0.05},
                                      {"matmul", 64, "cuda", 0.10},
