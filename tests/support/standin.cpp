@@ -12,8 +12,8 @@
 #include "tl_test/standin.h"
 
 #include <ATen/ATen.h>
-#include <ATen/EmptyTensor.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/EmptyTensor.h>
 #include <ATen/detail/PrivateUse1HooksInterface.h>
 #include <ATen/native/CPUFallback.h>
 #include <ATen/ops/_reshape_alias_native.h>
@@ -177,8 +177,8 @@ at::Tensor empty_memory_format(at::IntArrayRef size, std::optional<at::ScalarTyp
                                std::optional<at::Device> device, std::optional<bool> /*pin*/,
                                std::optional<at::MemoryFormat> memory_format) {
     const c10::DeviceGuard guard(device.value_or(c10::Device(kType)));
-    return at::detail::empty_generic(size, &allocator(), kStandinKeys,
-                                     c10::dtype_or_default(dtype), memory_format);
+    return at::detail::empty_generic(size, &allocator(), kStandinKeys, c10::dtype_or_default(dtype),
+                                     memory_format);
 }
 
 at::Tensor empty_strided(at::IntArrayRef size, at::IntArrayRef stride,
@@ -195,8 +195,9 @@ at::Tensor cpu_alias(const at::Tensor& t) {
     if (t.device().type() == c10::DeviceType::CPU) {
         return t;
     }
-    return at::from_blob(t.data_ptr(), t.sizes(), t.strides(), [](void* /*unused*/) {},
-                         t.options().device(c10::DeviceType::CPU));
+    return at::from_blob(
+        t.data_ptr(), t.sizes(), t.strides(), [](void* /*unused*/) {},
+        t.options().device(c10::DeviceType::CPU));
 }
 
 // dst.copy_(self) when either is a stand-in tensor: CPU to stand-in, stand-in to CPU, between
@@ -309,8 +310,8 @@ void ensure_registered() {
 
 c10::Device device(int index) {
     if (index < 0 || index >= kDevices) {
-        throw std::out_of_range("stand-in device " + std::to_string(index) + " does not exist (0 to " +
-                                std::to_string(kDevices - 1) + ")");
+        throw std::out_of_range("stand-in device " + std::to_string(index) +
+                                " does not exist (0 to " + std::to_string(kDevices - 1) + ")");
     }
     ensure_registered();
     return {kType, static_cast<c10::DeviceIndex>(index)};

@@ -32,9 +32,8 @@ int current_index() { return tl_test::standin::current_index(); }
 void check_last_inside_first_after(const c10::Device& first, const c10::Device& last) {
     const c10::DeviceGuard outer(first);  // start from a known current device
     torch::Tensor made;
-    const c10::Device inside = ex::run_on_device(last, [&] {
-        made = torch::zeros({2}, torch::TensorOptions().device(first.type()));
-    });
+    const c10::Device inside = ex::run_on_device(
+        last, [&] { made = torch::zeros({2}, torch::TensorOptions().device(first.type())); });
     CHECK(inside == last);
     CHECK(made.device() == last);  // a device without an index meant the guard's device
     CHECK(ex::current_device(first.type()) == first);

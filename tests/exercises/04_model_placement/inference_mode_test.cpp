@@ -19,7 +19,6 @@ ex::TinyNet a_trained_net() {
     return net;
 }
 
-
 // A model on `device` given a CPU input: predict() moves the input to the model. Run on a GPU and
 // on the stand-in accelerator (tl_test/standin.h), where a CPU input left as it is makes the
 // forward pass mix devices and throw, as on CUDA.

@@ -43,7 +43,6 @@ void check_same_values(const ex::TinyNet& actual, const ex::TinyNet& expected) {
     TL_CHECK_TENSOR_CLOSE(actual->input_mean, expected->input_mean);
 }
 
-
 // A checkpoint saved on the CPU, loaded onto `device`: every parameter and buffer ends there with
 // the saved values. Run on a GPU and on the stand-in accelerator (tl_test/standin.h).
 void check_checkpoint_loads_onto(const c10::Device& device) {

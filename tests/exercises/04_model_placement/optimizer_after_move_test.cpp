@@ -51,7 +51,6 @@ std::vector<torch::Tensor> momenta(const Training& t) {
     return out;
 }
 
-
 // After the move to `device`, parameters and momentum buffers are there and a step runs: momentum
 // left on the CPU makes the step mix devices, which throws on CUDA and on the stand-in accelerator
 // (tl_test/standin.h) alike.

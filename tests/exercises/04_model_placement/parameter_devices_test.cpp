@@ -55,7 +55,6 @@ Names names_of(const std::vector<ex::TensorPlace>& places) {
     return names;
 }
 
-
 // A model moved to `device` has nothing misplaced there, and everything misplaced on `other`, a
 // device of the same type with another index (no second device is needed to compare). Run on a
 // GPU and on the stand-in accelerator (tl_test/standin.h).

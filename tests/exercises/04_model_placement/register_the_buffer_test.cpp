@@ -17,7 +17,6 @@ bool has_buffer(const torch::nn::Module& module, const std::string& name) {
     return module.named_buffers().contains(name);
 }
 
-
 // Module::to() moves registered tensors only: a scale kept as a plain member stays on the CPU and
 // forward() then mixes devices. Run on a GPU and on the stand-in accelerator (tl_test/standin.h),
 // which refuses mixed devices as CUDA does.

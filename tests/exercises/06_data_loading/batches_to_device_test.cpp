@@ -23,7 +23,6 @@ std::unique_ptr<ex::OrderedLoader> ordered(int64_t n, std::size_t batch, bool dr
 const c10::Device kCpu("cpu");
 const c10::Device kCuda("cuda:0");
 
-
 // Every batch's data and targets reach `device`, with the data's values intact. Run on a GPU and
 // on the stand-in accelerator (tl_test/standin.h), a device that is not the CPU on any machine.
 void check_batches_reach(const c10::Device& device) {

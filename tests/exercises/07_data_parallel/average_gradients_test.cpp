@@ -18,7 +18,6 @@ torch::Tensor with_grad(const torch::Tensor& value, const torch::Tensor& grad) {
     return parameter;
 }
 
-
 // Two replicas' gradients, on devices a and b, averaged onto an original on `home`: the sum is
 // made on the original's device. Run on a GPU and on the stand-in accelerator
 // (tl_test/standin.h), where adding gradients of two devices throws as on CUDA.

@@ -55,7 +55,6 @@ void check_same_parameters(const ex::Mlp& actual, const ex::Mlp& expected) {
 
 std::vector<c10::Device> cpus(std::size_t n) { return std::vector<c10::Device>(n, c10::kCPU); }
 
-
 // The hand-built data-parallel step over `devices`, from a model on `home`, against one plain
 // SGD step of the whole batch on the CPU: the same loss and parameters, which stay on `home`. Run
 // on GPUs and on the stand-in accelerator (tl_test/standin.h), whose devices are not the CPU and

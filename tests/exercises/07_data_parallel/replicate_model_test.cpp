@@ -31,7 +31,6 @@ void check_is_replica(const ex::Mlp& original, const ex::Mlp& replica, const c10
     }
 }
 
-
 // Replicas for {first, cpu, second} live there, each in memory of its own, and a refresh copies
 // into the replica where it is. Run on a GPU and on the stand-in accelerator (tl_test/standin.h),
 // whose devices are not the CPU and not each other on any machine.

@@ -65,12 +65,10 @@ TEST_CASE("an infinite median on either device is an error", "[task_2]") {
     // A run that never finished is not "infinitely slow": a speedup of 0 or inf would go into the
     // table as if measured.
     const double inf = std::numeric_limits<double>::infinity();
-    CHECK_THROWS_AS(
-        ex::speedup_table({{"add", 8, "cpu", inf}, {"add", 8, "cuda", 0.5}}, "cuda"),
-        std::invalid_argument);
-    CHECK_THROWS_AS(
-        ex::speedup_table({{"add", 8, "cpu", 1.0}, {"add", 8, "cuda", inf}}, "cuda"),
-        std::invalid_argument);
+    CHECK_THROWS_AS(ex::speedup_table({{"add", 8, "cpu", inf}, {"add", 8, "cuda", 0.5}}, "cuda"),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(ex::speedup_table({{"add", 8, "cpu", 1.0}, {"add", 8, "cuda", inf}}, "cuda"),
+                    std::invalid_argument);
 }
 
 TEST_CASE("speedup is CPU time over device time, and names the faster one", "[task_2]") {

@@ -46,8 +46,8 @@ c10::Device device(int index);
 /// Memory the allocator handed out on one device and has not got back, and its peak since the
 /// last reset_peak(), in bytes.
 struct MemoryStats {
-    std::int64_t allocated = 0;  ///< bytes held now
-    std::int64_t peak = 0;       ///< most bytes held at once
+    std::int64_t allocated = 0;    ///< bytes held now
+    std::int64_t peak = 0;         ///< most bytes held at once
     std::int64_t allocations = 0;  ///< blocks handed out since the program started
 };
 
