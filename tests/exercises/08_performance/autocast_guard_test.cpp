@@ -91,6 +91,27 @@ TEST_CASE("guards nest: the inner one restores the outer one's state", "[task_1]
     CHECK(cpu_autocast_dtype() == default_dtype);
 }
 
+TEST_CASE("a guard for another device type switches that type's state and leaves the CPU's",
+          "[task_1]") {
+    // Autocast's state is per device type and lives on the host (a thread-local flag and dtype),
+    // so a CUDA guard can be checked without a GPU: it must read, set and restore CUDA's state.
+    const auto cuda = c10::DeviceType::CUDA;
+    const bool cuda_was_on = at::autocast::is_autocast_enabled(cuda);
+    const auto cuda_dtype = at::autocast::get_autocast_dtype(cuda);
+    const auto cpu_dtype = cpu_autocast_dtype();
+    {
+        const ex::AutocastGuard guard(cuda, torch::kBFloat16);
+        CHECK(at::autocast::is_autocast_enabled(cuda));
+        CHECK(at::autocast::get_autocast_dtype(cuda) == torch::kBFloat16);
+        INFO("the CPU's autocast is not this guard's");
+        CHECK_FALSE(cpu_autocast_on());
+        CHECK(cpu_autocast_dtype() == cpu_dtype);
+    }
+    CHECK(at::autocast::is_autocast_enabled(cuda) == cuda_was_on);
+    CHECK(at::autocast::get_autocast_dtype(cuda) == cuda_dtype);
+    CHECK_FALSE(cpu_autocast_on());
+}
+
 TEST_CASE("the state is restored when the guarded code throws", "[task_1]") {
     try {
         const ex::AutocastGuard guard(c10::DeviceType::CPU, torch::kBFloat16);
