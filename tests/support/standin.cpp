@@ -355,6 +355,13 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_has_compatible_shallow_copy_type", TORCH_FN(compatible_for_set_data));
 }
 
+// The composite kernel it replaces served the autograd key too; some LibTorch versions (2.9) do
+// not fall through from there to the backend's kernel, so the autograd key gets it as well.
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+    using namespace tl_test::standin;  // NOLINT(google-build-using-namespace)
+    m.impl("_has_compatible_shallow_copy_type", TORCH_FN(compatible_for_set_data));
+}
+
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
     m.fallback(torch::CppFunction::makeFromBoxedFunction<&tl_test::standin::fallback>());
 }

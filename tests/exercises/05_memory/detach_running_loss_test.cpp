@@ -3,6 +3,7 @@
 /// solution.
 #include "detach_running_loss.h"
 
+#include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
 #include <stdexcept>
@@ -63,6 +64,27 @@ TEST_CASE("the step's graph and its saved input are freed once the loss goes", "
     }  // the step is over: only the meter could keep its graph, and so x, alive now
     CHECK(input.expired());
     CHECK(meter.count() == 1);
+}
+
+TEST_CASE("on a stand-in device the meter holds no step's memory", "[task_2]") {
+    // The stand-in accelerator (tl_test/standin.h) counts the bytes each of its devices holds, as
+    // CUDA's allocator does: after five steps of a 1 MiB input, what the device still holds must
+    // not grow with the steps (a kept graph keeps every step's input alive).
+    constexpr int kIndex = 4;
+    const auto on_device = torch::TensorOptions().device(tl_test::standin::device(kIndex));
+    const auto w = torch::randn({256, 2}, on_device).requires_grad_();
+    ex::LossMeter meter;
+    meter.add(torch::relu(torch::randn({1024, 256}, on_device).matmul(w)).pow(2).mean());
+    const auto after_one = tl_test::standin::memory_stats(kIndex).allocated;
+    for (int step = 0; step < 4; ++step) {
+        const auto x = torch::randn({1024, 256}, on_device);  // 1 MiB of float32
+        meter.add(torch::relu(x.matmul(w)).pow(2).mean());
+    }
+    const auto after_five = tl_test::standin::memory_stats(kIndex).allocated;
+    INFO("bytes held on standin:" << kIndex << " after one step " << after_one << ", after five "
+                                  << after_five);
+    CHECK(after_five - after_one < 1024 * 256 * 4);
+    CHECK(meter.total().device() == on_device.device());
 }
 
 TEST_CASE("the mean is the total over the count", "[task_2]") {
