@@ -26,7 +26,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kDone, "{0}. Done!", "{0}. 완료!"},
     {Msg::kNotPassedContradicted,
      "{0}: not passed (the exit status, {1}, contradicts the report)",
-     "{0}: 통과하지 못했습니다 (종료 상태 {1}: 테스트 보고와 어긋납니다)"},
+     "{0}: 통과하지 못했습니다 (종료 코드 {1}: 테스트 보고와 어긋납니다)"},
     {Msg::kNotPassedRefused, "{0}: not passed, refused: {1}.",
      "{0}: 통과하지 못했습니다. 거부됨: {1}."},
     {Msg::kAllSkipped,
