@@ -13,8 +13,13 @@ python; `//` and `/* */` in cpp) may be translated, reworded or wrapped differen
 and blank lines are set aside the lines must be identical. In the cheat sheet every table row
 must also hold the same code spans (the compiled C++ column). For each
 exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
+Each notebook notebooks/NAME.ipynb needs its Korean twin NAME.ko.ipynb with the same cells in the
+same order: the same cell types and tags, and code cells identical line for line but for one: the
+English `LANGUAGE = ""` line must read `LANGUAGE = "ko"` in the twin (the runner then answers in
+Korean); only the markdown cells are translated.
 Exit status: 0 in step, 1 not (each problem on one line: file, section, what was expected).
 """
+import json
 import re
 import sys
 from pathlib import Path
@@ -191,6 +196,56 @@ def exercises(path):
     return out
 
 
+LANGUAGE_EN = 'LANGUAGE = ""'
+LANGUAGE_KO = 'LANGUAGE = "ko"'
+
+
+def notebook_cells(path, problems, root):
+    """The cells of a notebook as (type, tags, source text), or None (a problem recorded) when it
+    cannot be read."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        return [(c["cell_type"], c.get("metadata", {}).get("tags", []),
+                 "".join(c["source"]) if isinstance(c["source"], list) else c["source"])
+                for c in cells]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        problems.append(f"{path.relative_to(root)}: not a notebook that can be read ({error})")
+        return None
+
+
+def compare_notebook(root, english, korean, problems):
+    """The Korean notebook's cells against the English notebook's (see the module's docstring);
+    the first difference is reported."""
+    en_rel, ko_rel = english.relative_to(root), korean.relative_to(root)
+    en, ko = notebook_cells(english, problems, root), notebook_cells(korean, problems, root)
+    if en is None or ko is None:
+        return
+    for number, (e, k) in enumerate(zip(en, ko), 1):
+        cell = f"{ko_rel}: cell {number}" + (f" (tags {e[1]})" if e[1] else "")
+        if e[0] != k[0]:
+            problems.append(f"{cell}: a {k[0]} cell, expected a {e[0]} cell as in {en_rel}")
+            return
+        if e[1] != k[1]:
+            problems.append(f"{cell}: tags {k[1]}, expected {e[1]} as in {en_rel}")
+            return
+        if e[0] != "code":
+            continue
+        expected = [line.replace(LANGUAGE_EN, LANGUAGE_KO, 1) if line.startswith(LANGUAGE_EN)
+                    else line for line in e[2].split("\n")]
+        found = k[2].split("\n")
+        if expected != found:
+            at = next(j for j in range(max(len(expected), len(found)))
+                      if j >= len(expected) or j >= len(found) or expected[j] != found[j])
+            want = expected[at] if at < len(expected) else "(the end of the cell)"
+            got = found[at] if at < len(found) else "(the end of the cell)"
+            problems.append(f"{cell}, line {at + 1}: code differs from {en_rel}: expected "
+                            f"{want!r}, found {got!r} (code cells are the English notebook's, "
+                            f"with {LANGUAGE_KO} for {LANGUAGE_EN})")
+            return
+    if len(en) != len(ko):
+        problems.append(f"{ko_rel}: {len(ko)} cells, expected {len(en)} as in {en_rel}")
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) != 1:
@@ -211,6 +266,16 @@ def main():
         elif english.parent == root / "docs" and english.name != "mainpage.md":
             problems.append(f"{korean.relative_to(root)}: missing: every page of docs/ has a "
                             f"Korean twin (translate docs/{english.name})")
+    for english in sorted((root / "notebooks").glob("*.ipynb")):
+        if english.name.endswith(".ko.ipynb"):
+            continue
+        korean = english.with_name(english.name[:-len(".ipynb")] + ".ko.ipynb")
+        if korean.exists():
+            pairs += 1
+            compare_notebook(root, english, korean, problems)
+        else:
+            problems.append(f"{korean.relative_to(root)}: missing: every notebook has a Korean "
+                            f"twin (translate the markdown cells of notebooks/{english.name})")
     if "--every-lesson" in sys.argv:
         for lesson in lessons:
             if not (lesson / "README.ko.md").exists():
@@ -232,7 +297,7 @@ def main():
     if problems:
         print("The Korean pages and their English pages disagree:", *problems, sep="\n  ")
         return 1
-    print(f"translations: {pairs} Korean pages in step with their English pages")
+    print(f"translations: {pairs} Korean pages and notebooks in step with their English ones")
     return 0
 
 

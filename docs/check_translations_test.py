@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Test of docs/check_translations.py's code comparison (a CTest, label `docs`), on a scratch
-course of one lesson: a Korean page whose code blocks differ from the English ones only in their
-comments is in step; one with a changed line of code is not, and the message names the Korean
-file and line, the block and the English line expected.
+course of one lesson and one notebook: a Korean page whose code blocks differ from the English ones
+only in their comments is in step; one with a changed line of code is not, and the message names
+the Korean file and line, the block and the English line expected. A Korean notebook whose
+markdown is translated and whose LANGUAGE defaults to "ko" is in step; one that drifted (a code
+line changed, LANGUAGE left English, a cell missing, added or of another type, a tag changed) or
+is missing is not, and the message names the cell.
 
     python3 docs/check_translations_test.py
 """
+import copy
+import json
 import subprocess
 import sys
 import tempfile
@@ -61,7 +66,35 @@ shown output # stays as it is
 """
 
 
-def run(korean):
+def cell(kind, source, tags=()):
+    out = {"cell_type": kind, "metadata": {"tags": list(tags)} if tags else {},
+           "source": source.splitlines(keepends=True)}
+    if kind == "code":
+        out.update(execution_count=None, outputs=[])
+    return out
+
+
+NOTEBOOK = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+    cell("markdown", "# torchlings on Colab\n\nRun the cells from the top."),
+    cell("code", 'import os\n\nLANGUAGE = ""  # "ko": Korean\nif LANGUAGE:\n'
+                 '    os.environ["TORCHLINGS_LANG"] = LANGUAGE', ["language"]),
+    cell("markdown", "## 1. Lesson 01"),
+    cell("code", "!./torchlings run 01", ["lesson-01"]),
+]}
+NOTEBOOK_KO = copy.deepcopy(NOTEBOOK)
+NOTEBOOK_KO["cells"][0]["source"] = ["# Colab에서 torchlings 시작하기\n", "\n",
+                                     "셀을 위에서부터 실행합니다."]
+NOTEBOOK_KO["cells"][1]["source"][2] = 'LANGUAGE = "ko"  # "ko": Korean\n'
+NOTEBOOK_KO["cells"][2]["source"] = ["## 1. 강의 01"]
+
+
+def drifted(change):
+    notebook = copy.deepcopy(NOTEBOOK_KO)
+    change(notebook["cells"])
+    return notebook
+
+
+def run(korean, notebook_ko=NOTEBOOK_KO):
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         lesson = root / "lessons" / "01_test"
@@ -70,6 +103,11 @@ def run(korean):
         (root / "README.md").write_text("# t\n", encoding="utf-8")
         (lesson / "README.md").write_text(ENGLISH, encoding="utf-8")
         (lesson / "README.ko.md").write_text(korean, encoding="utf-8")
+        (root / "notebooks").mkdir()
+        (root / "notebooks" / "colab.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
+        if notebook_ko is not None:
+            (root / "notebooks" / "colab.ko.ipynb").write_text(
+                json.dumps(notebook_ko, ensure_ascii=False), encoding="utf-8")
         result = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True,
                                 text=True)
         return result.returncode, result.stdout + result.stderr
@@ -95,11 +133,43 @@ def main():
         if rc != 1 or missing:
             failures.append(f"code changed in {block}: expected exit 1 and {missing}, "
                             f"got {rc}:\n{out}")
+    ko = "notebooks/colab.ko.ipynb"
+    notebook_cases = [
+        ("a code line changed",
+         drifted(lambda c: c[3]["source"].__setitem__(0, "!./torchlings run 02")),
+         [f"{ko}: cell 4", "line 1", repr("!./torchlings run 01"), repr("!./torchlings run 02")]),
+        ("LANGUAGE left English",
+         drifted(lambda c: c[1]["source"].__setitem__(2, 'LANGUAGE = ""\n')),
+         [f"{ko}: cell 2", "line 3", repr('LANGUAGE = "ko"  # "ko": Korean'),
+          repr('LANGUAGE = ""')]),
+        ("a comment changed", drifted(lambda c: c[1]["source"].__setitem__(
+            2, 'LANGUAGE = "ko"  # 한국어\n')), [f"{ko}: cell 2", "line 3"]),
+        ("a cell missing", drifted(lambda c: c.pop(2)),
+         [f"{ko}: cell 3", "a code cell, expected a markdown cell"]),
+        ("a cell added", drifted(lambda c: c.append(cell("markdown", "끝"))),
+         [f"{ko}: 5 cells, expected 4"]),
+        ("a cell's type changed", drifted(lambda c: c[0].update(cell_type="raw")),
+         [f"{ko}: cell 1", "a raw cell, expected a markdown cell"]),
+        ("a tag changed", drifted(lambda c: c[3]["metadata"].update(tags=["lesson-1"])),
+         [f"{ko}: cell 4", "tags ['lesson-1'], expected ['lesson-01']"]),
+        ("the twin missing", None, [f"{ko}: missing"]),
+    ]
+    for name, notebook_ko, expected in notebook_cases:
+        rc, out = run(KOREAN_SAME, notebook_ko)
+        missing = [e for e in expected if e not in out]
+        if rc != 1 or missing:
+            failures.append(f"notebook, {name}: expected exit 1 and {missing}, "
+                            f"got {rc}:\n{out}")
     if failures:
         print("check_translations_test:", *failures, sep="\n  ")
         return 1
-    print(f"check_translations_test: {1 + len(cases)} cases as expected")
+    print(f"check_translations_test: {1 + len(cases) + len(notebook_cases)} cases as expected")
     return 0
+
+
+def test_check_translations():
+    """The same cases under pytest (`python3 -m pytest docs/check_translations_test.py`)."""
+    assert main() == 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "core/errors.h"
+#include "core/messages.h"
 #include "learner/verbs.h"
 #include "maintainer/verbs.h"
 #include "teacher/verbs.h"
@@ -87,7 +88,7 @@ struct Options {
 /// `hidden` set is left out of --help (CI and maintainers' verbs).
 struct Verb {
     const char* name;
-    const char* help;
+    std::string help;
     bool hidden;
     std::function<void(CLI::App&)> declare_options;
     std::function<int(Context&)> handler;
@@ -96,11 +97,12 @@ struct Verb {
 int code(ExitCode value) { return static_cast<int>(value); }
 
 /// Every verb, in the order --help lists them. A new verb is one entry here and its command.
-std::vector<Verb> verbs(Options& o) {
+std::vector<Verb> verbs(Options& o, Language language) {
+    const auto help = [language](Msg id) { return message(language, id); };
     return {
-        {"list", "Lessons and exercises, with your progress", false, [](CLI::App&) {},
+        {"list", help(Msg::kHelpList), false, [](CLI::App&) {},
          [](Context& c) { return code(list_command(c)); }},
-        {"run", "Build and run a lesson's demo: run 01 [--device cuda] [--processes N] [-- args]",
+        {"run", help(Msg::kHelpRun),
          false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
@@ -112,7 +114,7 @@ std::vector<Verb> verbs(Options& o) {
          },
          [&o](Context& c) { return run_command(c, o.run); }},
         {"check",
-         "Build an exercise and run its tests: check [<id>|<lesson>|--all] (default: current)",
+         help(Msg::kHelpCheck),
          false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.check.check.targets, "Exercise ids or lesson numbers");
@@ -136,24 +138,24 @@ std::vector<Verb> verbs(Options& o) {
              }
              return code(o.check.any() ? grade_command(c, o.check) : check_command(c, check));
          }},
-        {"watch", "Check the current exercise on every save (keys: n h l c q)", false,
+        {"watch", help(Msg::kHelpWatch), false,
          [&o](CLI::App& v) {
              v.add_option("id", o.watch.target, "Exercise id (default: the first not done)");
              v.add_flag("--poll", o.watch.poll,
                         "Poll the file instead of using file notifications (network drives)");
          },
          [&o](Context& c) { return code(watch_command(c, o.watch)); }},
-        {"progress", "Progress bars per lesson and for the course", false, [](CLI::App&) {},
+        {"progress", help(Msg::kHelpProgress), false, [](CLI::App&) {},
          [](Context& c) { return code(progress_command(c)); }},
         {"reset",
-         "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>", false,
+         help(Msg::kHelpReset), false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.reset.targets, "Exercise ids or lesson numbers");
              v.add_flag("--all", o.reset.all, "Reset every exercise");
              v.add_flag("-y,--yes", o.reset.yes, "Do not ask for confirmation");
          },
          [&o](Context& c) { return code(reset_command(c, o.reset)); }},
-        {"solution", "Show the reference solution of an exercise you have done", false,
+        {"solution", help(Msg::kHelpSolution), false,
          [&o](CLI::App& v) {
              v.add_option("id", o.solution.id, "Exercise id")->required();
              v.add_flag("--force", o.solution.force, "Show it although you are not done");
@@ -161,7 +163,7 @@ std::vector<Verb> verbs(Options& o) {
          },
          [&o](Context& c) { return code(solution_command(c, o.solution)); }},
         {"export",
-         "Teachers: the course without solutions, with the graders of Classroom 50 and Gradescope",
+         help(Msg::kHelpExport),
          false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
@@ -172,19 +174,19 @@ std::vector<Verb> verbs(Options& o) {
              v.add_flag("--write", o.pristine_write, "Rewrite it from the current stubs");
          },
          [&o](Context& c) { return code(pristine_command(c, o.pristine_write)); }},
-        {"hint", "Show the next hint for an exercise: hint [<id>] (default: current)", false,
+        {"hint", help(Msg::kHelpHint), false,
          [&o](CLI::App& v) { v.add_option("id", o.hint_id, "Exercise id"); },
          [&o](Context& c) {
              return code(hint_command(c, o.hint_id.empty() ? c.current_exercise().id : o.hint_id));
          }},
-        {"test", "Build everything and run every test (ctest) [-- ctest args]", false,
+        {"test", help(Msg::kHelpTest), false,
          [&o](CLI::App& v) {
              v.add_option("ctest_args", o.ctest_args, "Extra arguments for ctest, after --");
          },
          [&o](Context& c) { return code(suite_command(c, o.ctest_args)); }},
-        {"doctor", "Check the tools, the GPU and the build set-up", false, [](CLI::App&) {},
+        {"doctor", help(Msg::kHelpDoctor), false, [](CLI::App&) {},
          [](Context& c) { return code(doctor_command(c)); }},
-        {"help", "Show this list of commands", false, [](CLI::App&) {}, nullptr},
+        {"help", help(Msg::kHelpHelp), false, [](CLI::App&) {}, nullptr},
         {"verify-stub", "CI: the untouched stub must fail every test by assertion", true,
          [&o](CLI::App& v) {
              v.add_option("targets", o.verify.targets, "Exercise ids or lesson numbers");
@@ -280,26 +282,23 @@ bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FIL
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
-                 "torchlings"};
+    // --help in the learner's language; the options of each verb stay English.
+    const Language language = language_from_environment().language;
+    CLI::App app{message(language, Msg::kHelpAbout), "torchlings"};
+    app.set_help_flag("-h,--help", message(language, Msg::kHelpFlag));
     app.footer(exit_codes_help());
     app.require_subcommand(0, 1);  // no verb: watch on a terminal, else the help
     app.fallthrough();             // global options are accepted after the verb too
 
     GlobalOptions global;
-    app.add_option("--root", global.root,
-                   "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with "
-                   "lessons/ and exercises/)");
-    app.add_option("--build-dir", global.build_dir,
-                   "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)");
-    app.add_option("--state", global.state,
-                   "Progress file (default: <root>/.torchlings/state.json)");
-    app.add_option("--color", global.color,
-                   "Colour: auto (a terminal without NO_COLOR), always or never")
+    app.add_option("--root", global.root, message(language, Msg::kHelpRoot));
+    app.add_option("--build-dir", global.build_dir, message(language, Msg::kHelpBuildDir));
+    app.add_option("--state", global.state, message(language, Msg::kHelpState));
+    app.add_option("--color", global.color, message(language, Msg::kHelpColor))
         ->check(CLI::IsMember({"auto", "always", "never"}));
 
     Options options;
-    const std::vector<Verb> table = verbs(options);
+    const std::vector<Verb> table = verbs(options, language);
     for (const Verb& verb : table) {
         CLI::App* command = app.add_subcommand(verb.name, verb.help);
         if (verb.hidden) {

@@ -79,10 +79,11 @@ void show_making(const torchlings::LessonContext& context) {
 }
 
 // --- 2. The parts of a device ---
-// index() is a c10::DeviceIndex, an 8-bit integer: cast it to int before printing it.
+// index() is a c10::DeviceIndex, an 8-bit integer: cast it to int before printing it. "mps"
+// (Apple's GPUs) parses on every machine, as "cuda" does without a GPU: parsing checks the text.
 void show_parts() {
     torchlings::print_section("2. The parts of a device");
-    for (const char* text : {"cpu", "cuda", "cuda:1"}) {
+    for (const char* text : {"cpu", "cuda", "cuda:1", "mps"}) {
         const torch::Device device(text);
         std::ostringstream parts;
         parts << "type() " << device.type() << ", index() " << static_cast<int>(device.index())

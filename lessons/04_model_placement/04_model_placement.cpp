@@ -132,6 +132,12 @@ void show_inputs(const c10::Device& device) {
     const auto output = model->forward(batch.to(model_device));
     print_field("Batch made on", batch.device().str());
     print_field("Output", describe(output));
+    // The same on an MNIST-sized model: 784 pixels in, 256 hidden units, 10 classes out.
+    torch::nn::Sequential mnist(torch::nn::Linear(784, 256), torch::nn::ReLU(),
+                                torch::nn::Linear(256, 10));
+    mnist->to(device);
+    const auto images = torch::randn({32, 784});
+    print_field("784-256-10 on [32, 784]", describe(mnist->forward(images.to(device))));
     print_field("Input of another dtype",
                 error_of([&] { model->forward(batch.to(model_device, torch::kFloat64)); }));
     // "meta" tensors have shapes but no data, on every machine: enough to trip the same device

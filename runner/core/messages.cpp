@@ -26,7 +26,7 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kDone, "{0}. Done!", "{0}. 완료!"},
     {Msg::kNotPassedContradicted,
      "{0}: not passed (the exit status, {1}, contradicts the report)",
-     "{0}: 통과하지 못했습니다 (종료 상태 {1}: 테스트 보고와 어긋납니다)"},
+     "{0}: 통과하지 못했습니다 (종료 코드 {1}: 테스트 보고와 어긋납니다)"},
     {Msg::kNotPassedRefused, "{0}: not passed, refused: {1}.",
      "{0}: 통과하지 못했습니다. 거부됨: {1}."},
     {Msg::kAllSkipped,
@@ -57,6 +57,78 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
     {Msg::kCaseCrashedHere, " (crashed here)", " (여기서 비정상 종료)"},
     {Msg::kCaseExitedHere, " (exited here)", " (여기서 종료)"},
     {Msg::kCaseNotRun, "· {0} (not run)", "· {0} (실행되지 않음)"},
+    // check: what a failed check or a stopped run means
+    {Msg::kTodoLeft, "The exercise still has a TODO; the stub says:",
+     "연습 문제에 아직 TODO가 남아 있습니다. 스텁에 적힌 내용:"},
+    {Msg::kTodoReplace, "Replace the TODO in {0} with your code.",
+     "{0}의 TODO를 여러분의 코드로 바꾸세요."},
+    {Msg::kTheExercise, "the exercise", "연습 문제"},
+    {Msg::kUncaughtException, "An exception that nothing caught was thrown:",
+     "어디에서도 잡지 않은 예외가 던져졌습니다:"},
+    {Msg::kWithValues, "with values:", "실제 값:"},
+    {Msg::kAtLocation, "at {0}", "위치: {0}"},
+    {Msg::kSiteIn, "in {0} at {1}", "{1}의 {0} 안"},
+    {Msg::kSiteAfter, "after the check at {0}", "{0}의 검사가 끝난 뒤"},
+    {Msg::kSiteBefore, "before the first check of the test case at {0}",
+     "{0}에서 시작하는 테스트 케이스의 첫 검사 전"},
+    {Msg::kThrownAt, "It was thrown {0}.", "예외가 던져진 곳: {0}."},
+    {Msg::kHappenedAt, "It happened {0}.", "일어난 곳: {0}."},
+    {Msg::kStopLine, "{0}{1}.", "{1}{0}."},
+    {Msg::kWhileRunning, " while running \"{0}\"", "\"{0}\" 실행 중에 "},
+    {Msg::kBeforeAnyCase, " before any test case started", "테스트 케이스가 시작되기 전에 "},
+    {Msg::kStopCrashed, "The test program crashed with {0}",
+     "테스트 프로그램이 {0} 신호를 받고 비정상 종료했습니다"},
+    {Msg::kStopTimedOut, "Stopped after {0} s", "{0}초가 지나 멈췄습니다"},
+    {Msg::kStopTimeLimit,
+     "The time limit of this exercise is {0} s. Look for a loop that never ends or a wait that "
+     "never returns.",
+     "이 연습 문제의 제한 시간은 {0}초입니다. 끝나지 않는 반복문이나 돌아오지 않는 대기가 있는지 "
+     "찾아보세요."},
+    {Msg::kStopExited, "The test program exited with status {0}",
+     "테스트 프로그램이 종료되었습니다 (종료 코드 {0})"},
+    {Msg::kStopExitCalled, "Code under test must return or throw, never call exit().",
+     "테스트 대상 코드는 값을 반환하거나 예외를 던져야 합니다. exit()를 호출하면 안 됩니다."},
+    {Msg::kStopExitBeforeMain,
+     "It ends even when only asked to list its tests, so code that runs before main() ended it: "
+     "look in your file for a global variable whose initializer, or a static object whose "
+     "constructor, calls exit(), abort() or a function that does. Move that code into the "
+     "functions the tests call.",
+     "테스트 목록만 달라고 해도 끝나므로, main()보다 먼저 실행되는 코드가 프로그램을 끝낸 "
+     "것입니다. 여러분의 파일에서 exit()나 abort()를, 또는 그것을 호출하는 함수를 부르는 전역 "
+     "변수의 초기화식이나 정적 객체의 생성자를 찾으세요. 그 코드는 테스트가 호출하는 함수 안으로 "
+     "옮기세요."},
+    {Msg::kStopContradicted,
+     "The test program exited with status {0} although its report says no test failed",
+     "테스트 보고에는 실패한 테스트가 없는데도 테스트 프로그램이 실패로 끝났습니다 (종료 코드 "
+     "{0})"},
+    {Msg::kStopContradictedWhy,
+     "A pass counts only when the report and the exit status agree. Code that ran after the "
+     "tests (an atexit() handler, a global object's destructor, exit() with another status) "
+     "changed the outcome: remove it from your file.",
+     "보고와 종료 코드가 일치할 때만 통과로 인정합니다. 테스트가 끝난 뒤에 실행된 코드(atexit() "
+     "핸들러, 전역 객체의 소멸자, 다른 코드로 호출한 exit())가 결과를 바꿨습니다. 그 코드를 "
+     "파일에서 지우세요."},
+    {Msg::kStopRefused, "The test report was refused", "테스트 보고가 거부되었습니다"},
+    {Msg::kStopRefusedWhy, "{0}. A refused run is not passed and scores nothing.",
+     "{0}. 거부된 실행은 통과가 아니며 점수도 없습니다."},
+    {Msg::kSignalSegv,
+     "segmentation fault: memory was read or written through a bad pointer (null, dangling, or "
+     "an index out of range)",
+     "세그멘테이션 오류: 잘못된 포인터(널 포인터, 해제된 메모리를 가리키는 포인터, 범위를 벗어난 "
+     "인덱스)로 메모리를 읽거나 썼습니다"},
+    {Msg::kSignalAbrt,
+     "abort: the program stopped itself, e.g. a failed assert(), an exception that nothing "
+     "caught, or a corrupted heap",
+     "abort: 프로그램이 스스로 멈췄습니다. 실패한 assert(), 어디에서도 잡지 않은 예외, 손상된 힙 "
+     "등이 원인입니다"},
+    {Msg::kSignalFpe, "arithmetic error, e.g. an integer division by zero",
+     "산술 오류: 정수를 0으로 나눈 경우 등입니다"},
+    {Msg::kSignalIll, "illegal instruction, often a trap for undefined behaviour",
+     "잘못된 명령어: 정의되지 않은 동작을 잡는 트랩인 경우가 많습니다"},
+    {Msg::kSignalBus, "bus error: a misaligned or unmapped memory access",
+     "버스 오류: 정렬되지 않았거나 매핑되지 않은 메모리에 접근했습니다"},
+    {Msg::kSignalKill, "killed from outside, e.g. by the out-of-memory killer",
+     "외부에서 강제로 종료되었습니다. 메모리 부족(OOM) 킬러 등이 원인입니다"},
     // hint
     {Msg::kNoHints, "{0} has no hints. The TODO comments in {1} say what to change.",
      "{0}에는 힌트가 없습니다. 무엇을 바꿀지는 {1}의 TODO 주석에 적혀 있습니다."},
@@ -144,6 +216,66 @@ constexpr std::array<Entry, static_cast<std::size_t>(Msg::kCount)> kMessages{{
      "연습 문제 {0}개를 확인했습니다: {1}개 통과."},
     {Msg::kCoursePasses, "Every exercise of the course passes, checked just now. Congratulations!",
      "과정의 모든 연습 문제가 방금 확인한 결과 통과합니다. 축하합니다!"},
+    // reset
+    {Msg::kResetReplacesOne, "reset will replace this file with the original stub:",
+     "reset은 이 파일을 원래 스텁으로 바꿉니다:"},
+    {Msg::kResetReplacesMany, "reset will replace these files with the original stub:",
+     "reset은 다음 파일들을 원래 스텁으로 바꿉니다:"},
+    {Msg::kResetConfirm, "Your version is first copied to .torchlings/backups/. Go on? [y/N] ",
+     "바꾸기 전에 여러분의 파일을 .torchlings/backups/에 복사해 둡니다. 계속할까요? [y/N] "},
+    {Msg::kResetAlreadyStub, "{0}: {1} is already the original stub.",
+     "{0}: {1} 파일은 이미 원래 스텁입니다."},
+    {Msg::kNothingChanged, "Nothing was changed.", "아무것도 바꾸지 않았습니다."},
+    {Msg::kResetSaved, "{0}: your file is saved as {1}; {2} is the original stub again.",
+     "{0}: 여러분의 파일을 {1}(으)로 저장했고, {2} 파일은 다시 원래 스텁이 되었습니다."},
+    {Msg::kResetMissing, "{0}: {1} was missing; it is the original stub again.",
+     "{0}: {1} 파일이 없어서 원래 스텁을 다시 만들었습니다."},
+    {Msg::kResetNeedsYes,
+     "reset replaces your files (after a backup); without a terminal to ask on, confirm with "
+     "--yes: {0}",
+     "reset은 여러분의 파일을 (백업한 뒤) 바꿉니다. 물어볼 터미널이 없으니 --yes로 확인해 "
+     "주세요: {0}"},
+    // --help
+    {Msg::kHelpAbout, "torchlings: numbered lessons and exercises on GPU programming with LibTorch.",
+     "torchlings: LibTorch로 배우는 GPU 프로그래밍, 번호 순서대로 진행하는 강의와 연습 문제."},
+    {Msg::kHelpFlag, "Print this help message and exit", "이 도움말을 보여 주고 끝냅니다"},
+    {Msg::kHelpRoot,
+     "Course folder (default: $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and "
+     "exercises/)",
+     "과정 폴더 (기본값: $TORCHLINGS_ROOT, 없으면 lessons/와 exercises/가 있는 가장 가까운 상위 "
+     "폴더)"},
+    {Msg::kHelpBuildDir, "Build folder (default: $TORCHLINGS_BUILD_DIR, else <root>/build/dev)",
+     "빌드 폴더 (기본값: $TORCHLINGS_BUILD_DIR, 없으면 <root>/build/dev)"},
+    {Msg::kHelpState, "Progress file (default: <root>/.torchlings/state.json)",
+     "진행 상황 파일 (기본값: <root>/.torchlings/state.json)"},
+    {Msg::kHelpColor, "Colour: auto (a terminal without NO_COLOR), always or never",
+     "색: auto (NO_COLOR가 없는 터미널), always, never 중 하나"},
+    {Msg::kHelpList, "Lessons and exercises, with your progress",
+     "강의와 연습 문제, 그리고 진행 상황"},
+    {Msg::kHelpRun, "Build and run a lesson's demo: run 01 [--device cuda] [--processes N] [-- args]",
+     "강의 데모를 빌드하고 실행합니다: run 01 [--device cuda] [--processes N] [-- 인자]"},
+    {Msg::kHelpCheck,
+     "Build an exercise and run its tests: check [<id>|<lesson>|--all] (default: current)",
+     "연습 문제를 빌드하고 테스트합니다: check [<id>|<강의>|--all] (기본값: 현재 연습 문제)"},
+    {Msg::kHelpWatch, "Check the current exercise on every save (keys: n h l c q)",
+     "저장할 때마다 현재 연습 문제를 확인합니다 (키: n h l c q)"},
+    {Msg::kHelpProgress, "Progress bars per lesson and for the course",
+     "강의별, 과정 전체의 진행 막대"},
+    {Msg::kHelpReset,
+     "Back up your file, then restore the exercise's original stub: reset <id>|<lesson>",
+     "여러분의 파일을 백업한 뒤 연습 문제의 원래 스텁으로 되돌립니다: reset <id>|<강의>"},
+    {Msg::kHelpSolution, "Show the reference solution of an exercise you have done",
+     "마친 연습 문제의 모범 답안을 보여 줍니다"},
+    {Msg::kHelpExport,
+     "Teachers: the course without solutions, with the graders of Classroom 50 and Gradescope",
+     "교사용: 답안을 뺀 과정을 Classroom 50과 Gradescope 채점 스크립트와 함께 내보냅니다"},
+    {Msg::kHelpHint, "Show the next hint for an exercise: hint [<id>] (default: current)",
+     "연습 문제의 다음 힌트를 보여 줍니다: hint [<id>] (기본값: 현재 연습 문제)"},
+    {Msg::kHelpTest, "Build everything and run every test (ctest) [-- ctest args]",
+     "모두 빌드하고 모든 테스트를 실행합니다 (ctest) [-- ctest 인자]"},
+    {Msg::kHelpDoctor, "Check the tools, the GPU and the build set-up",
+     "도구, GPU, 빌드 설정을 점검합니다"},
+    {Msg::kHelpHelp, "Show this list of commands", "이 명령 목록을 보여 줍니다"},
 }};
 // clang-format on
 

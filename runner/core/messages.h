@@ -44,6 +44,37 @@ enum class Msg {
     kCaseCrashedHere,
     kCaseExitedHere,
     kCaseNotRun,  ///< {0} test case
+    // check: what a failed check or a stopped run means
+    kTodoLeft,
+    kTodoReplace,  ///< {0} the learner's file
+    kTheExercise,  ///< what kTodoReplace names when the file is unknown
+    kUncaughtException,
+    kWithValues,
+    kAtLocation,       ///< {0} file:line
+    kSiteIn,           ///< {0} the check, e.g. REQUIRE( x ), {1} file:line
+    kSiteAfter,        ///< {0} file:line
+    kSiteBefore,       ///< {0} file:line
+    kThrownAt,         ///< {0} a site (kSiteIn, kSiteAfter or kSiteBefore)
+    kHappenedAt,       ///< {0} a site
+    kStopLine,         ///< {0} headline, {1} kWhileRunning or kBeforeAnyCase
+    kWhileRunning,     ///< {0} test case
+    kBeforeAnyCase,
+    kStopCrashed,      ///< {0} signal name
+    kStopTimedOut,     ///< {0} seconds
+    kStopTimeLimit,    ///< {0} seconds
+    kStopExited,       ///< {0} exit status
+    kStopExitCalled,
+    kStopExitBeforeMain,
+    kStopContradicted,  ///< {0} exit status
+    kStopContradictedWhy,
+    kStopRefused,
+    kStopRefusedWhy,  ///< {0} why (English)
+    kSignalSegv,
+    kSignalAbrt,
+    kSignalFpe,
+    kSignalIll,
+    kSignalBus,
+    kSignalKill,
     // hint
     kNoHints,    ///< {0} id, {1} learner file
     kHintsFor,   ///< {0} id
@@ -99,6 +130,34 @@ enum class Msg {
     kCannotBeChecked,  ///< {0} id
     kCheckedMany,      ///< {0} exercises checked, {1} passing
     kCoursePasses,
+    // reset
+    kResetReplacesOne,
+    kResetReplacesMany,
+    kResetConfirm,
+    kResetAlreadyStub,  ///< {0} id, {1} file
+    kNothingChanged,
+    kResetSaved,    ///< {0} id, {1} backup, {2} file
+    kResetMissing,  ///< {0} id, {1} file
+    kResetNeedsYes,  ///< {0} the command with --yes
+    // --help
+    kHelpAbout,
+    kHelpFlag,
+    kHelpRoot,
+    kHelpBuildDir,
+    kHelpState,
+    kHelpColor,
+    kHelpList,
+    kHelpRun,
+    kHelpCheck,
+    kHelpWatch,
+    kHelpProgress,
+    kHelpReset,
+    kHelpSolution,
+    kHelpExport,
+    kHelpHint,
+    kHelpTest,
+    kHelpDoctor,
+    kHelpHelp,
     kCount  ///< not a message: the number of messages
 };
 

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/language.h"
+
 namespace torchlings::runner {
 
 /// Where a child's stdout and stderr go.
@@ -86,7 +88,7 @@ ProcessResult run_process(const ProcessSpec& spec);
 [[nodiscard]] std::string signal_name(int signal);
 
 /// What a signal usually means for a test program, in a few words.
-[[nodiscard]] std::string signal_meaning(int signal);
+[[nodiscard]] std::string signal_meaning(int signal, Language language = Language::kEnglish);
 
 /// The full path of a program found on PATH (or the path itself when it contains a slash and
 /// is executable), or nothing.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/messages.h"
 #include "core/process.h"
 
 namespace torchlings::runner {
@@ -55,22 +56,20 @@ std::string signal_name(int signal) {
     }
 }
 
-std::string signal_meaning(int signal) {
+std::string signal_meaning(int signal, Language language) {
     switch (signal) {
         case SIGSEGV:
-            return "segmentation fault: memory was read or written through a bad pointer "
-                   "(null, dangling, or an index out of range)";
+            return message(language, Msg::kSignalSegv);
         case SIGABRT:
-            return "abort: the program stopped itself, e.g. a failed assert(), an exception "
-                   "that nothing caught, or a corrupted heap";
+            return message(language, Msg::kSignalAbrt);
         case SIGFPE:
-            return "arithmetic error, e.g. an integer division by zero";
+            return message(language, Msg::kSignalFpe);
         case SIGILL:
-            return "illegal instruction, often a trap for undefined behaviour";
+            return message(language, Msg::kSignalIll);
         case SIGBUS:
-            return "bus error: a misaligned or unmapped memory access";
+            return message(language, Msg::kSignalBus);
         case SIGKILL:
-            return "killed from outside, e.g. by the out-of-memory killer";
+            return message(language, Msg::kSignalKill);
         default: {
             const char* text = strsignal(signal);
             return text != nullptr ? text : "unknown signal";

@@ -60,7 +60,8 @@ struct CheckRun {
 /// v2 records an assertion's location only once it has finished, so the site is the check being
 /// evaluated (when Catch2 knows it), else the last check that finished, else the start of the
 /// test case (macro "TEST_CASE"). Empty when the location is unknown.
-[[nodiscard]] std::string describe_site(const Context& context, const Failure& failure);
+[[nodiscard]] std::string describe_site(const Context& context, const Failure& failure,
+                                        Language language);
 
 /// Cases the program declares but never reached because it stopped early.
 [[nodiscard]] std::vector<std::string> cases_not_run(const TestProgramRun& run);
@@ -74,7 +75,7 @@ struct FailureText {
     bool key_is_todo = false;  ///< the key line is a stub's TODO (a warning, not an error)
 };
 [[nodiscard]] FailureText describe_failure(const Context& context, const std::string& learner_file,
-                                           const Failure& failure);
+                                           const Failure& failure, Language language);
 
 /// What ended a run that stopped early: a headline (to complete with where it stopped), the
 /// explanation, and a one-word type ("crash", "timeout", "exit").
@@ -85,14 +86,15 @@ struct StopText {
 };
 /// The StopText of a crashed, timed-out or early-exited run, or of one whose exit status
 /// contradicts its report; nothing for any other verdict.
-[[nodiscard]] std::optional<StopText> stop_text(const TestProgramRun& run);
-/// Where the run stopped, to follow the headline: " while running \"case\"", " before any test
-/// case started", or nothing (a contradicted run stopped nowhere).
-[[nodiscard]] std::string stop_where(const TestProgramRun& run);
+[[nodiscard]] std::optional<StopText> stop_text(const TestProgramRun& run, Language language);
+/// Where the run stopped, for Msg::kStopLine: " while running \"case\"", " before any test case
+/// started", or nothing (a contradicted or refused run stopped nowhere).
+[[nodiscard]] std::string stop_where(const TestProgramRun& run, Language language);
 
 /// "It happened in CHECK( ... ) at file:line." when Catch2 caught the fatal signal in the
 /// running case; else empty.
-[[nodiscard]] std::string crash_site(const Context& context, const TestCaseResult* running);
+[[nodiscard]] std::string crash_site(const Context& context, const TestCaseResult* running,
+                                     Language language);
 
 /// A failed build for people, as plain lines: the error (file:line:col: error: message, or a
 /// linker's line), the compiler's lines under it, where the learner's file leads to an error in

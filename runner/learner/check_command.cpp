@@ -9,6 +9,7 @@
 #include "core/compiler_log.h"
 #include "core/exercise_run.h"
 #include "core/hashing.h"
+#include "core/messages.h"
 #include "core/mistake_catalogue.h"
 #include "core/text.h"
 #include "learner/check.h"
@@ -78,8 +79,9 @@ void report_failure(Context& context, const Exercise& exercise, const TestCaseRe
         out << context.message(Msg::kFailedWithoutAssertion) << "\n";
         return;
     }
-    const FailureText text = describe_failure(
-        context, context.show(context.course().learner_file(exercise)), result.failures.front());
+    const FailureText text =
+        describe_failure(context, context.show(context.course().learner_file(exercise)),
+                         result.failures.front(), context.language());
     for (std::size_t i = 0; i < text.lines.size(); ++i) {
         const std::string& line = text.lines[i];
         out << "  "
@@ -126,15 +128,18 @@ void report_known_mistake(Context& context, const Exercise& exercise, const Test
 
 /// The sentence about a run that stopped early, or nothing.
 void report_stopped_run(Context& context, const TestProgramRun& run) {
-    const std::optional<StopText> stop = stop_text(run);
+    const Language language = context.language();
+    const std::optional<StopText> stop = stop_text(run, language);
     if (!stop) {
         return;
     }
     const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = stop_where(run);
     std::ostream& out = context.out();
-    out << "\n" << context.style().bad(stop->headline) << where << ".\n  " << stop->detail << "\n";
-    if (const std::string site = crash_site(context, running); !site.empty()) {
+    out << "\n"
+        << context.style().bad(message(language, Msg::kStopLine,
+                                       {stop->headline, stop_where(run, language)}))
+        << "\n  " << stop->detail << "\n";
+    if (const std::string site = crash_site(context, running, language); !site.empty()) {
         out << "  " << site << "\n";
     }
 }
@@ -238,18 +243,18 @@ std::string source_location(const Context& context, const std::string& file, int
     return text;
 }
 
-std::string describe_site(const Context& context, const Failure& failure) {
+std::string describe_site(const Context& context, const Failure& failure, Language language) {
     const std::string where = source_location(context, failure.file, failure.line);
     if (where.empty()) {
         return {};
     }
     if (failure.macro.empty()) {
-        return "after the check at " + where;
+        return message(language, Msg::kSiteAfter, {where});
     }
     if (failure.macro == "TEST_CASE") {
-        return "before the first check of the test case at " + where;
+        return message(language, Msg::kSiteBefore, {where});
     }
-    return "in " + failure.macro + "( " + failure.expr + " ) at " + where;
+    return message(language, Msg::kSiteIn, {failure.macro + "( " + failure.expr + " )", where});
 }
 
 std::vector<std::string> cases_not_run(const TestProgramRun& run) {
@@ -265,26 +270,26 @@ std::vector<std::string> cases_not_run(const TestProgramRun& run) {
 }
 
 FailureText describe_failure(const Context& context, const std::string& learner_file,
-                             const Failure& failure) {
+                             const Failure& failure, Language language) {
     FailureText text;
     std::vector<std::string>& lines = text.lines;
     switch (failure.kind) {
         case FailureKind::kTodo:
-            lines.push_back("The exercise still has a TODO; the stub says:");
+            lines.push_back(message(language, Msg::kTodoLeft));
             text.key = lines.size();
             text.key_is_todo = true;
             lines.push_back("  " + failure.message);
-            lines.push_back("Replace the TODO in " +
-                            (learner_file.empty() ? std::string("the exercise") : learner_file) +
-                            " with your code.");
+            lines.push_back(message(
+                language, Msg::kTodoReplace,
+                {learner_file.empty() ? message(language, Msg::kTheExercise) : learner_file}));
             return text;
         case FailureKind::kException: {
-            lines.push_back("An exception that nothing caught was thrown:");
+            lines.push_back(message(language, Msg::kUncaughtException));
             text.key = lines.size();
             lines.push_back("  " + failure.message);
-            const std::string site = describe_site(context, failure);
+            const std::string site = describe_site(context, failure, language);
             if (!site.empty()) {
-                lines.push_back("It was thrown " + site + ".");
+                lines.push_back(message(language, Msg::kThrownAt, {site}));
             }
             break;
         }
@@ -293,7 +298,7 @@ FailureText describe_failure(const Context& context, const std::string& learner_
             if (!failure.expr.empty()) {
                 lines.push_back(failure.macro + "( " + failure.expr + " )");
                 if (!failure.expanded.empty() && failure.expanded != failure.expr) {
-                    lines.push_back("with values:");
+                    lines.push_back(message(language, Msg::kWithValues));
                     lines.push_back("  " + failure.expanded);
                 }
             } else if (!failure.macro.empty()) {
@@ -304,80 +309,68 @@ FailureText describe_failure(const Context& context, const std::string& learner_
             }
             break;
     }
-    for (const std::string& message : failure.messages) {
-        lines.push_back("info: " + message);
+    for (const std::string& info : failure.messages) {
+        lines.push_back("info: " + info);
     }
     const std::string where = source_location(context, failure.file, failure.line);
     if (failure.kind != FailureKind::kException && !where.empty()) {
-        lines.push_back("at " + where);
+        lines.push_back(message(language, Msg::kAtLocation, {where}));
     }
     return text;
 }
 
-std::string stop_where(const TestProgramRun& run) {
+std::string stop_where(const TestProgramRun& run, Language language) {
     if (run.verdict == Verdict::kContradicted || run.verdict == Verdict::kRefused) {
         return {};
     }
     const TestCaseResult* running = run.events.interrupted_case();
-    return running != nullptr ? " while running \"" + running->name + "\""
-                              : " before any test case started";
+    return running != nullptr ? message(language, Msg::kWhileRunning, {running->name})
+                              : message(language, Msg::kBeforeAnyCase);
 }
 
-std::optional<StopText> stop_text(const TestProgramRun& run) {
+std::optional<StopText> stop_text(const TestProgramRun& run, Language language) {
+    const int status = run.process.exit_code;
     switch (run.verdict) {
-        case Verdict::kCrashed:
-            return StopText{
-                "The test program crashed with " + signal_name(run.process.signal),
-                signal_name(run.process.signal) + ": " + signal_meaning(run.process.signal),
-                "crash"};
+        case Verdict::kCrashed: {
+            const std::string name = signal_name(run.process.signal);
+            return StopText{message(language, Msg::kStopCrashed, {name}),
+                            name + ": " + signal_meaning(run.process.signal, language), "crash"};
+        }
         case Verdict::kTimedOut:
-            return StopText{"Stopped after " + std::to_string(run.timeout_s) + " s",
-                            "The time limit of this exercise is " + std::to_string(run.timeout_s) +
-                                " s. Look for a loop that never ends or a wait that never "
-                                "returns.",
-                            "timeout"};
+            return StopText{message(language, Msg::kStopTimedOut, {run.timeout_s}),
+                            message(language, Msg::kStopTimeLimit, {run.timeout_s}), "timeout"};
         case Verdict::kExitedEarly:
-            return StopText{
-                "The test program exited with status " + std::to_string(run.process.exit_code),
-                "Code under test must return or throw, never call exit().", "exit"};
+            return StopText{message(language, Msg::kStopExited, {status}),
+                            message(language, Msg::kStopExitCalled), "exit"};
         case Verdict::kExitedBeforeTests:
-            return StopText{
-                "The test program exited with status " + std::to_string(run.process.exit_code),
-                "It ends even when only asked to list its tests, so code that runs before main() "
-                "ended it: look in your file for a global variable whose initializer, or a "
-                "static object whose constructor, calls exit(), abort() or a function that does. "
-                "Move that code into the functions the tests call.",
-                "exit-before-main"};
+            return StopText{message(language, Msg::kStopExited, {status}),
+                            message(language, Msg::kStopExitBeforeMain), "exit-before-main"};
         case Verdict::kContradicted:
-            return StopText{
-                "The test program exited with status " + std::to_string(run.process.exit_code) +
-                    " although its report says no test failed",
-                "A pass counts only when the report and the exit status agree. Code that ran after "
-                "the tests (an atexit() handler, a global object's destructor, exit() with "
-                "another status) changed the outcome: remove it from your file.",
-                "contradicted"};
+            return StopText{message(language, Msg::kStopContradicted, {status}),
+                            message(language, Msg::kStopContradictedWhy), "contradicted"};
         case Verdict::kRefused: {
             std::string why = run.refusal;
             if (!why.empty()) {
                 why.front() =
                     static_cast<char>(std::toupper(static_cast<unsigned char>(why.front())));
             }
-            return StopText{"The test report was refused",
-                            why + ". A refused run is not passed and scores nothing.", "forged"};
+            return StopText{message(language, Msg::kStopRefused),
+                            message(language, Msg::kStopRefusedWhy, {why}), "forged"};
         }
         default:
             return std::nullopt;
     }
 }
 
-std::string crash_site(const Context& context, const TestCaseResult* running) {
+std::string crash_site(const Context& context, const TestCaseResult* running,
+                       Language language) {
     if (running == nullptr) {
         return {};
     }
     for (const Failure& failure : running->failures) {
-        const std::string site = describe_site(context, failure);
+        const std::string site = describe_site(context, failure, language);
         if (failure.kind == FailureKind::kCrash && !site.empty()) {
-            return "It happened " + site + ".";
+            return message(language, Msg::kHappenedAt, {site});
         }
     }
     return {};

@@ -11,6 +11,7 @@
 
 #include "core/exercise_run.h"
 #include "core/hashing.h"
+#include "core/messages.h"
 #include "core/process.h"
 #include "core/text.h"
 #include "learner/verbs.h"
@@ -69,12 +70,12 @@ std::string original_stub(const Context& context, const std::string& relative,
 /// Asks on the terminal; false unless the answer starts with y.
 bool confirm(Context& context, const std::vector<Plan>& plans) {
     std::ostream& out = context.out();
-    out << "reset will replace " << (plans.size() == 1 ? "this file" : "these files")
-        << " with the original stub:\n";
+    out << context.message(plans.size() == 1 ? Msg::kResetReplacesOne : Msg::kResetReplacesMany)
+        << "\n";
     for (const Plan& plan : plans) {
         out << "  " << plan.relative << "\n";
     }
-    out << "Your version is first copied to .torchlings/backups/. Go on? [y/N] " << std::flush;
+    out << context.message(Msg::kResetConfirm) << std::flush;
     std::string answer;
     std::getline(std::cin, answer);
     return !answer.empty() && (answer[0] == 'y' || answer[0] == 'Y');
@@ -124,7 +125,7 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
         const auto listed = stubs.find(plan.relative);
         if (plan.exists && listed != stubs.end() &&
             git_blob_id(read_file(plan.file)) == listed->second) {
-            out << exercise->id << ": " << plan.relative << " is already the original stub.\n";
+            out << context.message(Msg::kResetAlreadyStub, {exercise->id, plan.relative}) << "\n";
             continue;
         }
         plan.stub = original_stub(context, plan.relative, stubs);
@@ -135,14 +136,12 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
     }
     if (!options.yes) {
         if (::isatty(STDIN_FILENO) == 0) {
-            throw UsageError("reset replaces your file" + std::string(plans.size() > 1 ? "s" : "") +
-                             " (after a backup); without a terminal to ask on, confirm with "
-                             "--yes: " +
-                             std::string(kCommand) + " reset --yes " +
-                             (options.all ? "--all" : join(options.targets, " ")));
+            throw UsageError(context.message(
+                Msg::kResetNeedsYes, {std::string(kCommand) + " reset --yes " +
+                                      (options.all ? "--all" : join(options.targets, " "))}));
         }
         if (!confirm(context, plans)) {
-            out << "Nothing was changed.\n";
+            out << context.message(Msg::kNothingChanged) << "\n";
             return ExitCode::kOk;
         }
     }
@@ -160,13 +159,13 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
                                        "); it was not reset.");
             }
             replace_file(plan.file, plan.stub);
-            out << plan.exercise->id << ": your file is saved as " << context.show(backup) << "; "
-                << plan.relative << " is the original stub again.\n";
+            out << context.message(Msg::kResetSaved,
+                                   {plan.exercise->id, context.show(backup), plan.relative})
+                << "\n";
         } else {
             fs::create_directories(plan.file.parent_path());
             replace_file(plan.file, plan.stub);
-            out << plan.exercise->id << ": " << plan.relative
-                << " was missing; it is the original stub again.\n";
+            out << context.message(Msg::kResetMissing, {plan.exercise->id, plan.relative}) << "\n";
         }
         context.state().forget_check(plan.exercise->id);
     }

@@ -1,6 +1,7 @@
 /// @file
 /// @brief `export --learner DIR`: a class's template repository.
 #include <algorithm>
+#include <initializer_list>
 #include <ostream>
 #include <system_error>
 
@@ -8,6 +9,7 @@
 #include "core/mistake_catalogue.h"
 #include "core/process.h"
 #include "core/text.h"
+#include "teacher/graders.h"
 #include "teacher/manifest.h"
 #include "teacher/verbs.h"
 
@@ -100,182 +102,18 @@ bool is_prose(const std::string& relative) {
            relative.ends_with(".gitignore");
 }
 
-/// Classroom 50's autograder for the class (its per-assignment entrypoint, at
-/// <classroom>/autograders/<slug>/autograder.py of the classroom50 repository): run by Classroom
-/// 50's runner with the learner's checkout as its working folder and CLASSROOM, ASSIGNMENT,
-/// SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set; it writes result.json there and
-/// exits 0, or exits non-zero (the runner then records an error) when the tests were edited.
-std::string classroom50_autograder(const std::string& manifest_digest) {
-    return R"py(#!/usr/bin/env python3
-"""Classroom 50 autograder of a torchlings class, written by `./torchlings export --learner`.
-
-Install it as <classroom>/autograders/<assignment>/autograder.py in your classroom50 repository.
-Classroom 50's runner runs it in the learner's checkout with CLASSROOM, ASSIGNMENT,
-SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set. Two commands grade:
-  1. ./torchlings check --verify-tests   the course's tests must be the class's own (the manifest
-                                         digest below is pinned here, out of the learner's reach)
-  2. ./torchlings check --all --classroom50 result.json   one point per test case
-Nothing of the checkout runs before its files are known to be the class's own: the manifest's
-digest, then each listed file's (./torchlings and the build files included), are checked here
-first. Edited files: exit 1, which the runner records as an error, with the files in the log.
-TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
-"""
-
-import hashlib
-import json
-import os
-import shlex
-import subprocess
-import sys
-
-MANIFEST_SHA256 = ")py" +
-           manifest_digest + R"py("
-
-
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def edited_files():
-    """The class's files that differ in this checkout (all of them when the manifest does)."""
-    try:
-        if sha256("torchlings-manifest.json") != MANIFEST_SHA256:
-            return ["torchlings-manifest.json"]
-        with open("torchlings-manifest.json", encoding="utf-8") as file:
-            listed = json.load(file)["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return ["torchlings-manifest.json"]
-    edited = []
-    for path, expected in sorted(listed.items()):
-        try:
-            if sha256(path) != expected:
-                edited.append(path)
-        except OSError:
-            edited.append(path + " (missing)")
-    return edited
-
-
-if os.path.exists("result.json"):
-    os.remove("result.json")
-edited = edited_files()
-if edited:
-    print("autograder: not graded: these files differ from the class's:\n  " +
-          "\n  ".join(edited) + "\nOnly the exercise files under exercises/ are the learner's to "
-          "change; restore the others and submit again.", file=sys.stderr)
-    sys.exit(1)
-torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
-env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
-verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, check=False)
-if verified.returncode != 0:
-    print("autograder: not graded: files other than the exercise files differ from the class's "
-          "(listed above); restore them and submit again.", file=sys.stderr)
-    sys.exit(1)
-subprocess.run(torchlings + ["check", "--all", "--classroom50", "result.json"], env=env,
-               check=False)
-if not os.path.isfile("result.json"):
-    print("autograder: check wrote no result.json (see above)", file=sys.stderr)
-    sys.exit(1)
-)py";
-}
-
-/// Classroom 50's runtime block for the assignment (`runs-on`): the runner label the grading
-/// job runs on. A teacher with a GPU runner names its label, and the [gpu] cases are scored.
-std::string classroom50_runtime() {
-    return R"json({
-  "runs-on": ["ubuntu-latest"]
-}
-)json";
-}
-
-/// Gradescope's setup.sh: run once, as root, when Gradescope builds the autograder's image
-/// (Ubuntu), in the unpacked zip (/autograder/source): the course's own set-up, then the runner.
-std::string gradescope_setup() {
-    return R"sh(#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder's image (Ubuntu), with the
-# autograder zip unpacked in /autograder/source. It is the course's own set-up (the first part of
-# the README's first command) and a build of the runner, so that grading a submission starts at
-# once. Written by `./torchlings export --learner`.
-set -euo pipefail
-cd "${TORCHLINGS_AUTOGRADER_ROOT:-/autograder}/source"
-chmod +x torchlings run_autograder setup.sh
-./torchlings setup
-./torchlings list > /dev/null
-)sh";
-}
-
-/// Gradescope's run_autograder: the submission's files put in place, the tests verified, every
-/// exercise checked into /autograder/results/results.json.
-std::string gradescope_run(const std::string& manifest_digest,
-                           const std::vector<std::string>& learner_files) {
-    std::string learners;
-    for (const std::string& file : learner_files) {
-        learners += "  " + file + "\n";
+/// `text` with each `{{name}}` of `values` replaced by its value.
+std::string filled(std::string_view text,
+                   std::initializer_list<std::pair<std::string_view, std::string>> values) {
+    std::string result(text);
+    for (const auto& [name, value] : values) {
+        const std::string placeholder = "{{" + std::string(name) + "}}";
+        for (std::size_t at = result.find(placeholder); at != std::string::npos;
+             at = result.find(placeholder, at + value.size())) {
+            result.replace(at, placeholder.size(), value);
+        }
     }
-    return R"sh(#!/usr/bin/env bash
-# Gradescope runs this for each submission, in /autograder (its root: TORCHLINGS_AUTOGRADER_ROOT).
-#  1. The submission (/autograder/submission: a repository of the class, or just exercise files)
-#     gives its exercise files, found by path or by name, to the course in /autograder/source.
-#     Nothing else of it is copied or run: any other file at a path of the course that differs
-#     from the class's (an edited test, ./torchlings, a CMakeLists.txt) refuses the submission,
-#     with a score of 0 that says why; files the course does not have are ignored.
-#  2. ./torchlings check --verify-tests, with the manifest digest pinned here: the course's own
-#     files must still match torchlings-manifest.json.
-#  3. ./torchlings check --all --gradescope /autograder/results/results.json: a point per case.
-# TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
-# Written by `./torchlings export --learner`.
-set -uo pipefail
-root="${TORCHLINGS_AUTOGRADER_ROOT:-/autograder}"
-results="$root/results/results.json"
-export TORCHLINGS_MANIFEST_SHA256=)sh" +
-           manifest_digest + R"sh(
-read -r -a torchlings <<< "${TORCHLINGS_COMMAND:-./torchlings}"
-learner_files="
-)sh" + learners +
-           R"sh("
-cd "$root/source" || exit 1
-mkdir -p "$root/results"
-
-edited=""
-while IFS= read -r -d '' file; do
-  relative="${file#./}"
-  case "$relative" in .git/*|build/*|.torchlings/*) continue ;; esac
-  target=""
-  for learner in $learner_files; do
-    if [ "$learner" = "$relative" ] || { [ "${relative%/*}" = "$relative" ] && [ "${learner##*/}" = "$relative" ]; }; then
-      target="$learner"
-    fi
-  done
-  if [ -n "$target" ]; then
-    cp "$root/submission/$relative" "$target" && echo "submission: $relative -> $target"
-  elif [ -f "$relative" ] && ! cmp -s "$root/submission/$relative" "$relative"; then
-    case "$relative" in
-      *.md|*.ipynb|.gitignore|*/.gitignore) echo "submission: $relative ignored (prose)" ;;
-      *) edited="$edited $relative"; echo "submission: $relative differs from the class's" ;;
-    esac
-  else
-    echo "submission: $relative ignored"
-  fi
-done < <(cd "$root/submission" && find . -type f -print0)
-
-if [ -n "$edited" ]; then
-  # Names made JSON-safe: letters, digits and ./_- only.
-  named=$(printf '%s' "$edited" | tr -c 'A-Za-z0-9./_ -' '?' | sed 's/^ //; s/ /, /g')
-  printf '{"score": 0, "tests": [], "output": "Not graded: files of the course other than your exercise files differ from the class'"'"'s: %s. Submit only your exercises/<lesson>/<id>.cpp files, or restore the others."}\n' \
-    "$named" >"$results"
-  echo "run_autograder: refused, edited:$edited"
-  exit 0
-fi
-
-if ! "${torchlings[@]}" check --verify-tests --gradescope "$results"; then
-  exit 0  # refused: results.json says why, with a score of 0
-fi
-"${torchlings[@]}" check --all --gradescope "$results"
-[ -f "$results" ] || { echo "run_autograder: check wrote no $results" >&2; exit 1; }
-)sh";
+    return result;
 }
 
 }  // namespace
@@ -354,10 +192,19 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     }
     write_hash_list(target / kTestManifest, "files", manifest);
     const std::string digest = sha256_file(target / kTestManifest);
-    write_file(target / kClassroom50Autograder, classroom50_autograder(digest));
-    write_file(target / kClassroom50Runtime, classroom50_runtime());
-    write_file(target / kGradescopeSetup, gradescope_setup());
-    write_file(target / kGradescopeRun, gradescope_run(digest, learners));
+    // The graders (runner/teacher/graders/): Classroom 50's autograder.py and runtime block,
+    // Gradescope's setup.sh and run_autograder, with the manifest's digest pinned in them.
+    std::string listed;
+    for (const std::string& file : learners) {
+        listed += "  " + file + "\n";
+    }
+    write_file(target / kClassroom50Autograder,
+               filled(graders::kClassroom50Autograder, {{"manifest_sha256", digest}}));
+    write_file(target / kClassroom50Runtime, std::string(graders::kClassroom50Runtime));
+    write_file(target / kGradescopeSetup, std::string(graders::kGradescopeSetup));
+    write_file(target / kGradescopeRun,
+               filled(graders::kGradescopeRun,
+                      {{"manifest_sha256", digest}, {"learner_files", listed}}));
     for (const std::string_view script :
          {kClassroom50Autograder, kGradescopeSetup, kGradescopeRun}) {
         fs::permissions(target / script,

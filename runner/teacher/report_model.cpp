@@ -169,6 +169,9 @@ void make_valid_utf8(json& value) {
 
 namespace {
 
+/// Reports are read by machines and teachers' tools: English, whatever the learner's language.
+constexpr Language kReportLanguage = Language::kEnglish;
+
 /// Exercism's limit on a test's `output`, in characters (bytes here, which is stricter).
 constexpr std::size_t kExercismOutputLimit = 500;
 /// How many lines of a test program's own output the reports keep, as the text output does.
@@ -272,7 +275,7 @@ std::string describe_failures(const Context& context, const std::string& learner
             ++left_out;
             continue;
         }
-        parts.push_back(join(describe_failure(context, learner_file, failure).lines, "\n"));
+        parts.push_back(join(describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
         ++shown;
     }
     if (left_out > 0) {
@@ -319,10 +322,10 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
                           const TestProgramRun& run, const TestCaseResult& result,
                           CaseReport& report) {
     const std::string failures = describe_failures(context, learner_file, result);
-    const std::optional<StopText> stop = stop_text(run);
+    const std::optional<StopText> stop = stop_text(run, kReportLanguage);
     if (&result == run.events.interrupted_case() && stop) {
         std::vector<std::string> lines{stop->headline + " while running this test.", stop->detail};
-        const std::string site = crash_site(context, &result);
+        const std::string site = crash_site(context, &result, kReportLanguage);
         if (!site.empty()) {
             lines.push_back(site);
         }
@@ -379,7 +382,7 @@ std::string continue_sentence(std::string text) {
 /// The verdict of a run as a whole: status, and for an error its message, summary and type.
 void describe_verdict(const Context& context, const TestProgramRun& run, ExerciseReport& report) {
     const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = stop_where(run);
+    const std::string where = stop_where(run, kReportLanguage);
     report.status = Status::kError;
     report.error_outside_cases = true;
     switch (run.verdict) {
@@ -403,9 +406,9 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
         case Verdict::kExitedBeforeTests:
         case Verdict::kContradicted:
         case Verdict::kRefused: {
-            const StopText stop = *stop_text(run);
+            const StopText stop = *stop_text(run, kReportLanguage);
             std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
-            const std::string site = crash_site(context, running);
+            const std::string site = crash_site(context, running, kReportLanguage);
             if (!site.empty()) {
                 lines.push_back(site);
             }

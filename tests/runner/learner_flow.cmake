@@ -108,6 +108,11 @@ else()
   file(READ "${todo}" original)
   file(APPEND "${todo}" "// the learner's own work\n")
   step(reset_without_terminal EXIT 64 MATCH "confirm with --yes" ARGS reset fx_todo)
+  set(ENV{TORCHLINGS_LANG} ko)
+  step(reset_without_terminal_ko EXIT 64
+    MATCH "물어볼 터미널이 없으니 --yes로 확인해 주세요: \\./torchlings reset --yes fx_todo"
+    ARGS reset fx_todo)
+  set(ENV{TORCHLINGS_LANG} en)
   step(reset EXIT 0
     MATCH "fx_todo: your file is saved as (\\.torchlings/backups/[0-9-]+/exercises/00_fixtures/fx_todo.cpp)"
     ARGS reset --yes fx_todo)
