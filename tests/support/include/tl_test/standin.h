@@ -14,8 +14,9 @@
 /// A device guard keeps a current device per thread, as CUDA does, so `Device("standin")` without
 /// an index means the current one. An allocator counts the bytes each device holds and its peak.
 ///
-/// What it is not: a GPU. Nothing runs in parallel and nothing is faster; streams and events are
-/// the default ones and do nothing. It shows placement, movement and equivalence, never speed.
+/// What it is not: a GPU. Its devices share the CPU's cores and memory, so nothing is faster, and
+/// streams and events are the default ones and do nothing. It shows placement, movement and
+/// equivalence, never speed.
 ///
 /// @code
 /// const auto d = tl_test::standin::device(1);            // registers the backend on first use
