@@ -560,11 +560,14 @@ constexpr double kMomentum = 0.9;
 /// refused by comparing these before a single value is copied.
 std::string shapes_of(const torch::nn::Module& model) {
     std::ostringstream out;
+    auto add = [&](const std::string& name, const at::Tensor& t) {
+        out << (out.tellp() == 0 ? "" : " ") << name << t.sizes();
+    };
     for (const auto& item : model.named_parameters()) {
-        out << item.key() << item.value().sizes() << ' ';
+        add(item.key(), item.value());
     }
     for (const auto& item : model.named_buffers()) {
-        out << item.key() << item.value().sizes() << ' ';
+        add(item.key(), item.value());
     }
     return out.str();
 }
@@ -639,10 +642,9 @@ void write_weights(const torch::nn::Module& model, const std::string& path) {
 
 void show_ranks(Job& job) {
     // Who is who across machines: GROUP_RANK is the agent's (the node's) number.
-    const char* node = std::getenv("GROUP_RANK");
     auto mine = torch::tensor({static_cast<std::int64_t>(job.info.rank),
                                static_cast<std::int64_t>(job.info.local_rank),
-                               static_cast<std::int64_t>(node == nullptr ? 0 : std::stoll(node))});
+                               static_cast<std::int64_t>(job.info.node_rank)});
     std::vector<std::vector<at::Tensor>> all(1);
     for (int r = 0; r < job.info.world_size; ++r) {
         all[0].push_back(torch::empty_like(mine));
@@ -714,8 +716,7 @@ void train_restartable(Job& job, const Data& train_set, const ResumeOptions& opt
                                   "): on several machines it must be one shared folder");
     }
     if (job.leader()) {
-        const char* restart = std::getenv("TORCHELASTIC_RESTART_COUNT");
-        print_field("Restart", restart == nullptr ? "0 (not under torchrun)" : restart);
+        print_field("Restart", std::to_string(job.info.restart));
         print_field("Start", found ? "step " + std::to_string(start) + ", epoch " +
                                          std::to_string(epoch) + ", from " +
                                          found->path.filename().string()

@@ -228,8 +228,11 @@ def main():
         if job.proc.poll() is None:
             os.killpg(job.proc.pid, signal.SIGKILL)
             job.proc.wait()
-        if not ok:
-            print("---- " + " ".join(job.cmd) + f" (exit {job.proc.returncode})")
+        print("---- " + " ".join(job.cmd[1:]) + f" (exit {job.proc.returncode})")
+        if ok:  # the story in short: restarts, snapshots, refusals
+            print("\n".join(l for l in job.lines if re.match(
+                r"(Restart|Start|Snapshot|Finished|error|snapshot .* refused)", l)))
+        else:
             print(job.output())
     if ok:
         shutil.rmtree(tmp, ignore_errors=True)
