@@ -140,7 +140,9 @@ def kill_twice(args, tmp, deadline):
     i = job.wait_for(r"Start: +step 10, epoch 0, from snapshot-00000010", deadline)
     time.sleep(1.5 * PACE_MS / 1000)
     kill(job, 1, 1, deadline)
-    job.wait_for(r"Restart: +2", deadline, i + 1)
+    j = job.wait_for(r"Restart: +2", deadline, i + 1)
+    assert not any(l.startswith("Snapshot:") for l in job.lines[i:j]), \
+        "the second kill came after the restart's first snapshot, not in its first steps"
     assert job.finish(deadline) == 0, "the job did not finish after two restarts"
     job.wait_for(r"Finished: .*ranks identical: yes", deadline)
     same_bytes(ref, out)
