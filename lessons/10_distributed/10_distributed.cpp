@@ -24,6 +24,7 @@
 #include <torch/csrc/distributed/c10d/reducer.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -594,9 +595,11 @@ std::string snapshot_bytes(std::int64_t step, std::int64_t epoch, torch::nn::Mod
 /// Loads a snapshot into `model` and `optimizer`; returns {step, epoch}.
 std::pair<std::int64_t, std::int64_t> load_snapshot(const torchlings::snap::Found& found,
                                                     torch::nn::Module& model,
-                                                    torch::optim::Optimizer& optimizer) {
+                                                    torch::optim::Optimizer& optimizer,
+                                                    c10::Device device) {
     torch::serialize::InputArchive archive;
-    archive.load_from(found.payload.data(), found.payload.size());
+    // Onto the model's device: Module::load would otherwise move a GPU parameter to the CPU.
+    archive.load_from(found.payload.data(), found.payload.size(), device);
     c10::IValue value;
     archive.read("shapes", value);
     if (value.toStringRef() != shapes_of(model)) {
@@ -664,11 +667,13 @@ void show_ranks(Job& job) {
 void train_restartable(Job& job, const Data& train_set, const ResumeOptions& options) {
     namespace snap = torchlings::snap;
     const int world = job.info.world_size;
-    if (kGlobalBatch % world != 0 || options.every < 1 || options.steps < 1) {
-        throw std::invalid_argument("--snapshot-every and --steps must be >= 1 and the world size "
-                                    "divide 120 (got every " + std::to_string(options.every) +
-                                    ", steps " + std::to_string(options.steps) + ", world " +
-                                    std::to_string(world) + ")");
+    if (kGlobalBatch % world != 0 || options.every < 1 || options.steps < 1 ||
+        options.hidden < 1) {
+        throw std::invalid_argument(
+            "--snapshot-every, --steps and --hidden must be >= 1, and the world size must divide "
+            "the global batch of 120 (got every " + std::to_string(options.every) + ", steps " +
+            std::to_string(options.steps) + ", hidden " + std::to_string(options.hidden) +
+            ", world " + std::to_string(world) + ")");
     }
     if (job.leader()) {
         print_section("8. Training that survives a lost rank: snapshots and restarts");
@@ -702,7 +707,7 @@ void train_restartable(Job& job, const Data& train_set, const ResumeOptions& opt
         }
     });
     if (found) {
-        std::tie(start, epoch) = load_snapshot(*found, *model, optimizer);
+        std::tie(start, epoch) = load_snapshot(*found, *model, optimizer, job.device);
     } else {
         broadcast_parameters(job, *model);
     }
@@ -786,14 +791,21 @@ int main(int argc, char** argv) {
                 if (text.empty()) {
                     return fallback;
                 }
-                std::size_t used = 0;
-                const auto value = std::stoll(text, &used);
-                if (used != text.size() || value < 0) {
+                std::int64_t value = -1;
+                const auto [end, error] =
+                    std::from_chars(text.data(), text.data() + text.size(), value);
+                if (error != std::errc() || end != text.data() + text.size() || value < 0) {
                     throw std::invalid_argument(name + " expects a whole number >= 0, got \"" +
                                                 text + "\"");
                 }
                 return value;
             };
+            if (resume.dir.empty() &&
+                !(every + steps + hidden + pace + resume.weights_out).empty()) {
+                throw std::invalid_argument(
+                    "--snapshot-every, --steps, --hidden, --pace-ms and --weights-out belong to "
+                    "the restartable training: give --snapshot-dir <folder> too");
+            }
             resume.every = number("--snapshot-every", every, resume.every);
             resume.steps = number("--steps", steps, resume.steps);
             resume.hidden = number("--hidden", hidden, resume.hidden);
