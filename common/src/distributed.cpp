@@ -165,7 +165,8 @@ c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
             // machines could not reach an address of 127.0.0.0/8.
             const char* master = std::getenv("MASTER_ADDR");
             const std::string addr = master == nullptr ? "127.0.0.1" : master;
-            const bool loopback = addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
+            const bool loopback =
+                addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
             auto backend = make_gloo_group(store, rank, world_size, timeout, loopback);
             group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, backend);
             group->setDefaultBackend(c10d::ProcessGroup::BackendType::GLOO);

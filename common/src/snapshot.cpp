@@ -181,8 +181,7 @@ SnapshotFolder::SnapshotFolder(fs::path path, bool writer)
         std::getline(in, holder);
         ::close(lock_fd_);
         lock_fd_ = -1;
-        throw SnapshotError("snapshot folder " + path_.string() +
-                            " is in use by another job (" +
+        throw SnapshotError("snapshot folder " + path_.string() + " is in use by another job (" +
                             (holder.empty() ? std::string("its lock is held") : holder) +
                             "): two jobs writing one folder would resume from each other's "
                             "snapshots; give this job a folder of its own");
@@ -234,8 +233,8 @@ fs::path SnapshotFolder::write(std::int64_t step, const std::string& payload, in
     }
     ::close(fd);
     if (::rename(temp.c_str(), final_path.c_str()) != 0) {
-        throw SnapshotError("cannot rename " + temp.string() + " to " + final_path.string() +
-                            ": " + errno_text());
+        throw SnapshotError("cannot rename " + temp.string() + " to " + final_path.string() + ": " +
+                            errno_text());
     }
     sync_folder(path_);
 

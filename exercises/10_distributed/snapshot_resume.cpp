@@ -15,8 +15,8 @@
 
 namespace ex {
 
-void save_snapshot(const std::string& dir, int rank, const Progress& next,
-                   torch::nn::Module& model, torch::optim::Optimizer& optimizer) {
+void save_snapshot(const std::string& dir, int rank, const Progress& next, torch::nn::Module& model,
+                   torch::optim::Optimizer& optimizer) {
     // TODO: only rank 0 writes; every other rank returns at once.
     // TODO: one torch::serialize::OutputArchive holding next.step, next.epoch (c10::IValue), the
     //       model (model.save into an archive of its own) and the optimizer (optimizer.save).

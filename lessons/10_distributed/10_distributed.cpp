@@ -535,7 +535,6 @@ void show_cost(Job& job) {
                                      " buckets of at most 1 MiB, during backward)");
 }
 
-
 // --- 8. Surviving a lost rank: snapshots and restarts ---
 // torchrun --max-restarts=N restarts the whole group when one process dies: every process begins
 // again at main(), and everything in memory is gone. What the next step depends on must be on
@@ -610,10 +609,9 @@ std::pair<std::int64_t, std::int64_t> load_snapshot(const torchlings::snap::Foun
     }
     archive.read("sampler_seed", value);
     if (value.toInt() != static_cast<std::int64_t>(kSamplerSeed)) {
-        throw torchlings::snap::SnapshotError("snapshot " + found.path.string() +
-                                              " was shuffled with sampler seed " +
-                                              std::to_string(value.toInt()) + ", this job uses " +
-                                              std::to_string(kSamplerSeed));
+        throw torchlings::snap::SnapshotError(
+            "snapshot " + found.path.string() + " was shuffled with sampler seed " +
+            std::to_string(value.toInt()) + ", this job uses " + std::to_string(kSamplerSeed));
     }
     torch::serialize::InputArchive weights;
     archive.read("model", weights);
@@ -667,13 +665,13 @@ void show_ranks(Job& job) {
 void train_restartable(Job& job, const Data& train_set, const ResumeOptions& options) {
     namespace snap = torchlings::snap;
     const int world = job.info.world_size;
-    if (kGlobalBatch % world != 0 || options.every < 1 || options.steps < 1 ||
-        options.hidden < 1) {
+    if (kGlobalBatch % world != 0 || options.every < 1 || options.steps < 1 || options.hidden < 1) {
         throw std::invalid_argument(
             "--snapshot-every, --steps and --hidden must be >= 1, and the world size must divide "
-            "the global batch of 120 (got every " + std::to_string(options.every) + ", steps " +
-            std::to_string(options.steps) + ", hidden " + std::to_string(options.hidden) +
-            ", world " + std::to_string(world) + ")");
+            "the global batch of 120 (got every " +
+            std::to_string(options.every) + ", steps " + std::to_string(options.steps) +
+            ", hidden " + std::to_string(options.hidden) + ", world " + std::to_string(world) +
+            ")");
     }
     if (job.leader()) {
         print_section("8. Training that survives a lost rank: snapshots and restarts");
@@ -747,10 +745,10 @@ void train_restartable(Job& job, const Data& train_set, const ResumeOptions& opt
         }
         const auto done = step + 1;
         if (job.leader() && (done % options.every == 0 || done == options.steps)) {
-            const auto file = folder->write(
-                done, snapshot_bytes(done, done / kStepsPerEpoch, *model, optimizer));
-            print_field("Snapshot", "step " + std::to_string(done) + " -> " +
-                                        file.filename().string());
+            const auto file =
+                folder->write(done, snapshot_bytes(done, done / kStepsPerEpoch, *model, optimizer));
+            print_field("Snapshot",
+                        "step " + std::to_string(done) + " -> " + file.filename().string());
             std::cout << std::flush;
         }
     }

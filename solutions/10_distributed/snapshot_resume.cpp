@@ -8,8 +8,8 @@
 
 namespace ex {
 
-void save_snapshot(const std::string& dir, int rank, const Progress& next,
-                   torch::nn::Module& model, torch::optim::Optimizer& optimizer) {
+void save_snapshot(const std::string& dir, int rank, const Progress& next, torch::nn::Module& model,
+                   torch::optim::Optimizer& optimizer) {
     if (rank != 0) {
         return;  // the replicas are equal: one writer, and no two processes on one file
     }

@@ -47,7 +47,8 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 [[nodiscard]] EnvLookup process_environment();
 
 /// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_USE_AGENT_STORE,
-/// TORCHELASTIC_RESTART_COUNT and GROUP_RANK. Without RANK and WORLD_SIZE the process is alone: rank 0 of 1.
+/// TORCHELASTIC_RESTART_COUNT and GROUP_RANK. Without RANK and WORLD_SIZE the process is alone:
+/// rank 0 of 1.
 /// @throws std::invalid_argument naming the variable, its value and what was expected, when one
 ///         is not a number, out of range, or when only one of RANK and WORLD_SIZE is set.
 [[nodiscard]] LaunchInfo read_launch_info(const EnvLookup& env = process_environment());
@@ -96,7 +97,8 @@ enum class BackendKind { kGloo, kNccl };
 
 /// A c10d::ProcessGroup (what collectives and c10d::Reducer take) whose default backend is a new
 /// Gloo or NCCL group over `store`. Gloo binds the interface GLOO_SOCKET_IFNAME names; without
-/// it, the loopback when MASTER_ADDR is a loopback address, else the host name's address. Gloo serves CPU tensors; NCCL serves CUDA tensors.
+/// it, the loopback when MASTER_ADDR is a loopback address, else the host name's address. Gloo
+/// serves CPU tensors; NCCL serves CUDA tensors.
 [[nodiscard]] c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
     const c10::intrusive_ptr<c10d::Store>& store, int rank, int world_size,
     std::chrono::milliseconds timeout, BackendKind kind = BackendKind::kGloo);

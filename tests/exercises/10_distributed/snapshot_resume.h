@@ -23,8 +23,8 @@ struct Progress {
 /// another name in `dir`, then renamed over snapshot.pt, so that a reader (or a restart after a
 /// crash mid-write) finds the previous snapshot or the new one, never half of one. The other
 /// ranks write nothing: their replicas are equal to rank 0's.
-void save_snapshot(const std::string& dir, int rank, const Progress& next,
-                   torch::nn::Module& model, torch::optim::Optimizer& optimizer);
+void save_snapshot(const std::string& dir, int rank, const Progress& next, torch::nn::Module& model,
+                   torch::optim::Optimizer& optimizer);
 
 /// Called by every rank at start: loads `dir`/snapshot.pt into `model` (parameters and buffers)
 /// and `optimizer` (its state), and returns where to continue. std::nullopt, with nothing

@@ -49,7 +49,8 @@ struct Trainer {
 
     /// One training step on batch number `step` (the data depends on the step only).
     void step(std::int64_t step) {
-        const auto x = torch::linspace(-1.0, 1.0, 24).reshape({8, 3}) * static_cast<double>(step + 1);
+        const auto x =
+            torch::linspace(-1.0, 1.0, 24).reshape({8, 3}) * static_cast<double>(step + 1);
         const auto y = torch::arange(8) % 2;
         optimizer.zero_grad();
         torch::nn::functional::cross_entropy(model->forward(x), y).backward();
@@ -105,8 +106,7 @@ TEST_CASE("the resumed step equals the uninterrupted one, optimizer state includ
     for (std::int64_t s = 0; s < 3; ++s) {
         uninterrupted.step(s);
     }
-    ex::save_snapshot(temp.path.string(), 0, {3, 0}, *uninterrupted.model,
-                      uninterrupted.optimizer);
+    ex::save_snapshot(temp.path.string(), 0, {3, 0}, *uninterrupted.model, uninterrupted.optimizer);
     Trainer resumed(2);
     REQUIRE(ex::load_snapshot(temp.path.string(), *resumed.model, resumed.optimizer).has_value());
     for (std::int64_t s = 3; s < 5; ++s) {
