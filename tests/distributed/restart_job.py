@@ -29,7 +29,7 @@ import threading
 import time
 import uuid
 
-PACE_MS = 150
+PACE_MS = 200
 EVERY = 5
 STEPS = 30
 
@@ -37,13 +37,13 @@ STEPS = 30
 class Job:
     """One torchrun job; its output is collected line by line as it comes."""
 
-    def __init__(self, torchrun, program, folder, extra=(), restarts=3, nproc=2):
+    def __init__(self, torchrun, program, folder, extra=(), restarts=3, nproc=2, steps=STEPS):
         self.tag = uuid.uuid4().hex
         env = dict(os.environ, TL_TEST_JOB=self.tag, TORCHLINGS_DIST_TIMEOUT_S="20")
         cmd = [torchrun, "--standalone", f"--nproc-per-node={nproc}",
                f"--max-restarts={restarts}", "--monitor-interval=0.2", "--no-python", program,
                "--device", "cpu", "--snapshot-dir", folder, "--snapshot-every", str(EVERY),
-               "--steps", str(STEPS)] + list(extra)
+               "--steps", str(steps)] + list(extra)
         self.cmd = cmd
         self.lines = []
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -196,7 +196,9 @@ def unwritable(args, tmp, deadline):
 
 def two_jobs(args, tmp, deadline):
     folder = os.path.join(tmp, "shared")
-    first = Job(args.torchrun, args.program, folder, ["--pace-ms", str(PACE_MS)], restarts=0)
+    # Long enough (1000 steps of 100 ms) to be running whenever the second job gets there.
+    first = Job(args.torchrun, args.program, folder, ["--pace-ms", "100"], restarts=0,
+                steps=1000)
     jobs.append(first)
     first.wait_for(r"Start: +step 0", deadline)
     second = Job(args.torchrun, args.program, folder, [], restarts=0)
@@ -204,7 +206,10 @@ def two_jobs(args, tmp, deadline):
     assert second.finish(deadline) != 0, "a second job started on a folder in use"
     second.wait_for(r"snapshot folder .*shared is in use by another job \(pid \d+ on ", deadline)
     assert not any(l.startswith("Start:") for l in second.lines), "the second job trained"
-    assert first.finish(deadline) == 0, "the first job was disturbed by the second"
+    assert first.proc.poll() is None, "the first job ended while the second was refused"
+    first.wait_for(r"Snapshot: +step \d+", deadline)  # and it goes on writing its snapshots
+    os.killpg(first.proc.pid, signal.SIGTERM)
+    first.finish(deadline)
 
 
 jobs = []
