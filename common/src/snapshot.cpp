@@ -141,7 +141,7 @@ std::uint64_t checksum(const std::string& bytes) {
     return hash;
 }
 
-SnapshotFolder::SnapshotFolder(fs::path path, bool writer)
+SnapshotFolder::SnapshotFolder(std::filesystem::path path, bool writer)
     : path_(std::move(path)), writer_(writer) {
     const std::string fix = "; give --snapshot-dir a folder this job can write";
     if (!writer_) {
@@ -204,7 +204,8 @@ SnapshotFolder::~SnapshotFolder() {
     }
 }
 
-fs::path SnapshotFolder::write(std::int64_t step, const std::string& payload, int keep) const {
+std::filesystem::path SnapshotFolder::write(std::int64_t step, const std::string& payload,
+                                            int keep) const {
     if (!writer_) {
         throw SnapshotError("snapshot folder " + path_.string() +
                             " was opened for reading: only its writer (rank 0) writes snapshots");
