@@ -10,7 +10,6 @@
 #include <torchlings/lesson.h>
 #include <torchlings/snapshot.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
