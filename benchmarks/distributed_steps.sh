@@ -6,7 +6,10 @@
 # Environment: BUILD (default build/dev), TORCHRUN (default: the one the build found).
 # The figures are medians of 10 steps after 2 warm-up steps, each step timed from a barrier; a
 # step lasts as long as its slowest rank (the demo reports the maximum over the ranks).
+# OMP_NUM_THREADS is 1 unless set: torchrun sets it so in each process only when it starts more
+# than one, and a process alone would otherwise run ATen's own threads, a different program.
 set -eu
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build/dev}
 PROGRAM="$BUILD/bin/lesson_10"
@@ -17,7 +20,7 @@ fi
 [ -n "$TORCHRUN" ] || { echo "torchrun not found: set TORCHRUN=<path to torchrun>" >&2; exit 3; }
 [ $# -gt 0 ] || set -- 1 2 4
 
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(getconf _NPROCESSORS_ONLN) cores, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1); load average $(cut -d' ' -f1-3 /proc/loadavg); OMP_NUM_THREADS=$OMP_NUM_THREADS"
 echo "| processes | all-reduced per step | step, by hand | step, Reducer |"
 echo "|---|---|---|---|"
 for n in "$@"; do

@@ -2,6 +2,7 @@
 /// @brief The launcher's variables, the rendezvous store, and their error messages.
 #include "torchlings/distributed.h"
 
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <arpa/inet.h>
@@ -84,6 +85,13 @@ LaunchInfo read_launch_info(const EnvLookup& env) {
         info.master_port = parse_int("MASTER_PORT", *port, 0, kMaxPort);
     }
     info.agent_store = env("TORCHELASTIC_USE_AGENT_STORE").value_or("") == "True";
+    if (const auto restart = env("TORCHELASTIC_RESTART_COUNT")) {
+        constexpr int kMaxRestarts = 1 << 20;
+        info.restart = parse_int("TORCHELASTIC_RESTART_COUNT", *restart, 0, kMaxRestarts);
+    }
+    if (const auto node = env("GROUP_RANK")) {
+        info.node_rank = parse_int("GROUP_RANK", *node, 0, info.world_size - 1);
+    }
     return info;
 }
 
@@ -108,7 +116,15 @@ c10::intrusive_ptr<c10d::Store> connect_store(const LaunchInfo& info,
     options.timeout = timeout;
     const std::string where = info.master_addr + ":" + std::to_string(info.master_port);
     try {
-        return c10::make_intrusive<c10d::TCPStore>(info.master_addr, options);
+        auto store = c10::make_intrusive<c10d::TCPStore>(info.master_addr, options);
+        if (!info.agent_store) {
+            return store;
+        }
+        // torchrun's agent serves one store for the job's whole life: after a restart it still
+        // holds the dead processes' addresses, which Gloo would try to connect to. Each attempt
+        // gets keys of its own, under the prefix PyTorch's Python side uses too.
+        return c10::make_intrusive<c10d::PrefixStore>(
+            "/worker/attempt_" + std::to_string(info.restart), store);
     } catch (const c10::Error& error) {
         const std::string text = error.what_without_backtrace();
         if (contains(text, "EADDRINUSE") || contains(text, "address already in use")) {
@@ -145,7 +161,13 @@ c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
                               backend);
             group->setDefaultBackend(c10d::ProcessGroup::BackendType::NCCL);
         } else {
-            auto backend = make_gloo_group(store, rank, world_size, timeout);
+            // The loopback only when MASTER_ADDR is on this machine's loopback: ranks on other
+            // machines could not reach an address of 127.0.0.0/8.
+            const char* master = std::getenv("MASTER_ADDR");
+            const std::string addr = master == nullptr ? "127.0.0.1" : master;
+            const bool loopback =
+                addr == "localhost" || addr.rfind("127.", 0) == 0 || addr == "::1";
+            auto backend = make_gloo_group(store, rank, world_size, timeout, loopback);
             group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, backend);
             group->setDefaultBackend(c10d::ProcessGroup::BackendType::GLOO);
         }

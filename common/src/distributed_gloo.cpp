@@ -6,6 +6,8 @@
 /// of it is linked). Without them (TL_HAVE_GLOO 0) make_gloo_group() says what to install.
 #include "torchlings/distributed.h"
 
+#include <cstdlib>
+
 #if TL_HAVE_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
@@ -18,9 +20,17 @@ c10::intrusive_ptr<c10d::Backend> make_gloo_group(const c10::intrusive_ptr<c10d:
                                                   bool loopback) {
 #if TL_HAVE_GLOO
     auto options = c10d::ProcessGroupGloo::Options::create(timeout);
-    options->devices.push_back(loopback
-                                   ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                   : c10d::ProcessGroupGloo::createDefaultDevice());
+    // GLOO_SOCKET_IFNAME names the network interface on machines with several (PyTorch's Python
+    // side reads it too); without it, one machine's ranks talk over the loopback, several
+    // machines' over the address their host name resolves to.
+    const char* interface = std::getenv("GLOO_SOCKET_IFNAME");
+    if (interface != nullptr && *interface != '\0') {
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(interface));
+    } else {
+        options->devices.push_back(
+            loopback ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                     : c10d::ProcessGroupGloo::createDefaultDevice());
+    }
     return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank, world_size, options);
 #else
     (void)store;

@@ -7,12 +7,18 @@
 ///      and how the processes meet in a store and build a process group;
 ///   2. the collectives (all-reduce, broadcast, all-gather), a distributed sampler, and a training
 ///      step that all-reduces gradients by hand, then through c10d::Reducer (buckets, overlap);
-///   3. proof that every rank stays identical and equal to one process on the whole batch.
+///   3. proof that every rank stays identical and equal to one process on the whole batch;
+///   4. snapshots that let torchrun --max-restarts resume a job that lost a rank, bit for bit.
 /// Run it: ./torchlings run 10   (= torchrun --no-python --nproc-per-node=2
 /// build/dev/bin/lesson_10)
 ///         build/dev/bin/lesson_10 alone runs it as a job of one process.
+///         torchrun --no-python --nproc-per-node=2 --max-restarts=3 build/dev/bin/lesson_10
+///             --snapshot-dir /tmp/l10   runs the restartable training (section 8) alone.
+#include "lesson10.h"
+
 #include <torchlings/distributed.h>
 #include <torchlings/lesson.h>
+#include <torchlings/snapshot.h>
 #include <torchlings/timer.h>
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -20,9 +26,12 @@
 #include <torch/csrc/distributed/c10d/reducer.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -31,32 +40,14 @@
 #include <utility>
 #include <vector>
 
-namespace {
+// The lesson's own pieces, not an API: kept out of the generated documentation.
+/** @cond */
+namespace lesson10 {
 
 using torchlings::scientific;
 
 using torchlings::print_field;
 using torchlings::print_section;
-namespace dist = torchlings::dist;
-
-constexpr std::int64_t kFeatures = 8;
-constexpr std::int64_t kClasses = 4;
-constexpr std::int64_t kTrainSize = 1920;
-constexpr std::int64_t kTestSize = 600;
-constexpr std::int64_t kGlobalBatch = 120;  // divisible by 1, 2, 3, 4, 5, 6 and 8 processes
-constexpr int kSteps = 16;
-constexpr double kLearningRate = 0.1;
-constexpr std::uint64_t kSamplerSeed = 7;
-constexpr auto kDefaultTimeout = std::chrono::seconds(60);
-
-/// One process's view of the job.
-struct Job {
-    dist::LaunchInfo info;
-    c10::intrusive_ptr<c10d::ProcessGroup> group;
-    c10::Device device{c10::kCPU};
-    std::chrono::milliseconds timeout{kDefaultTimeout};
-    [[nodiscard]] bool leader() const { return info.rank == 0; }
-};
 
 std::string join(const std::vector<std::int64_t>& values, std::size_t limit = 8) {
     std::ostringstream out;
@@ -80,7 +71,7 @@ std::string bytes_text(std::int64_t bytes) {
 /// Waits for a collective; Gloo throws here when a peer died or the timeout passed.
 void wait(const c10::intrusive_ptr<c10d::Work>& work) { work->wait(); }
 
-void all_reduce(Job& job, at::Tensor& tensor, c10d::ReduceOp op = c10d::ReduceOp::SUM) {
+void all_reduce(Job& job, at::Tensor& tensor, c10d::ReduceOp op) {
     std::vector<at::Tensor> tensors{tensor};
     c10d::AllreduceOptions options;
     options.reduceOp = op;
@@ -181,10 +172,6 @@ std::vector<std::int64_t> shard_indices(std::int64_t size, int rank, int world,
     }
     return mine;
 }
-
-struct Data {
-    at::Tensor x, y;
-};
 
 /// Gaussian blobs from a fixed seed: every rank generates the same data set, as every rank of a
 /// real job reads the same files, and the sampler decides who uses which rows.
@@ -523,20 +510,63 @@ void show_cost(Job& job) {
                                      " buckets of at most 1 MiB, during backward)");
 }
 
-}  // namespace
+// --- 8. Surviving a lost rank: snapshots and restarts --- in restartable.cpp
+
+}  // namespace lesson10
+/** @endcond */
 
 int main(int argc, char** argv) {
+    using namespace lesson10;  // NOLINT(google-build-using-namespace): the lesson's own
     // Only rank 0 reports: the others' standard output is silenced (errors still reach stderr),
     // so the job prints one report whatever its size.
     if (const auto info = dist::read_launch_info(); info.rank != 0) {
         std::cout.setstate(std::ios::failbit);
     }
+    ResumeOptions resume;
+    std::string every, steps, hidden, pace;
+    const std::vector<torchlings::LessonOption> options{
+        {"--snapshot-dir", "train restartably, with snapshots in this folder (section 8 only)",
+         &resume.dir},
+        {"--snapshot-every", "a snapshot every this many steps (default 5)", &every},
+        {"--steps", "steps of the restartable training (default 48)", &steps},
+        {"--hidden", "the restartable model's width (default 32)", &hidden},
+        {"--pace-ms", "pause after each step, in milliseconds (default 0)", &pace},
+        {"--weights-out", "rank 0 writes the final parameters here (raw float32)",
+         &resume.weights_out}};
     return torchlings::run_lesson(
-        argc, argv, "torchlings lesson 10: distributed data parallel",
-        [](const torchlings::LessonContext& context) {
+        argc, argv, "torchlings lesson 10: distributed data parallel", options,
+        [&](const torchlings::LessonContext& context) {
+            auto number = [](const std::string& name, const std::string& text,
+                             std::int64_t fallback) -> std::int64_t {
+                if (text.empty()) {
+                    return fallback;
+                }
+                std::int64_t value = -1;
+                const auto [end, error] =
+                    std::from_chars(text.data(), text.data() + text.size(), value);
+                if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+                    throw std::invalid_argument(name + " expects a whole number >= 0, got \"" +
+                                                text + "\"");
+                }
+                return value;
+            };
+            if (resume.dir.empty() &&
+                !(every + steps + hidden + pace + resume.weights_out).empty()) {
+                throw std::invalid_argument(
+                    "--snapshot-every, --steps, --hidden, --pace-ms and --weights-out belong to "
+                    "the restartable training: give --snapshot-dir <folder> too");
+            }
+            resume.every = number("--snapshot-every", every, resume.every);
+            resume.steps = number("--steps", steps, resume.steps);
+            resume.hidden = number("--hidden", hidden, resume.hidden);
+            resume.pace_ms = number("--pace-ms", pace, resume.pace_ms);
             auto job = join_job(context);
             const auto [train_set, test] = make_blobs();
             try {
+                if (!resume.dir.empty()) {
+                    train_restartable(job, train_set, resume);
+                    return;
+                }
                 // Flushed after each section, so a launcher sees how far rank 0 got.
                 show_collectives(job);
                 std::cout << std::flush;
@@ -547,6 +577,10 @@ int main(int argc, char** argv) {
                 show_evaluation(job, train_set, test);
                 std::cout << std::flush;
                 show_cost(job);
+            } catch (const torchlings::snap::SnapshotError&) {
+                throw;  // says itself what is wrong with the folder or the snapshot
+            } catch (const std::invalid_argument&) {
+                throw;
             } catch (const std::exception& error) {
                 // Gloo's own text names a socket; say what it means for the job.
                 throw std::runtime_error(

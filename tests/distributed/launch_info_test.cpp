@@ -53,6 +53,22 @@ TEST_CASE("torchrun's variables are read", "[distributed]") {
     CHECK(info.agent_store);
 }
 
+TEST_CASE("a restarted group knows its restart and each process its node", "[distributed]") {
+    const auto first = dist::read_launch_info(env_of({{"RANK", "2"}, {"WORLD_SIZE", "4"}}));
+    CHECK(first.restart == 0);
+    CHECK(first.node_rank == 0);
+    const auto info = dist::read_launch_info(env_of({{"RANK", "2"},
+                                                     {"WORLD_SIZE", "4"},
+                                                     {"GROUP_RANK", "1"},
+                                                     {"TORCHELASTIC_RESTART_COUNT", "2"}}));
+    CHECK(info.restart == 2);
+    CHECK(info.node_rank == 1);
+    CHECK_THAT(refusal({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"TORCHELASTIC_RESTART_COUNT", "-1"}}),
+               Catch::Matchers::ContainsSubstring("TORCHELASTIC_RESTART_COUNT"));
+    CHECK_THAT(refusal({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"GROUP_RANK", "x"}}),
+               Catch::Matchers::ContainsSubstring("GROUP_RANK"));
+}
+
 TEST_CASE("bad variables are refused by name", "[distributed]") {
     CHECK_THAT(refusal({{"RANK", "x"}, {"WORLD_SIZE", "2"}}),
                Catch::Matchers::ContainsSubstring("RANK='x': expected a whole number from 0 to 1"));

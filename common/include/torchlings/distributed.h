@@ -33,6 +33,10 @@ struct LaunchInfo {
     /// rank (rank 0 too) connects to it as a client.
     bool agent_store = false;
     bool launched = false;  ///< true when the variables were set (false: one process alone)
+    /// TORCHELASTIC_RESTART_COUNT: how many times torchrun has restarted the group (0 at first).
+    int restart = 0;
+    /// GROUP_RANK: the number of the launcher's agent (one per machine) this process came from.
+    int node_rank = 0;
 };
 
 /// Reads a variable; std::nullopt when unset. Tests pass their own map instead of the
@@ -42,8 +46,9 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 /// The process environment, as an EnvLookup.
 [[nodiscard]] EnvLookup process_environment();
 
-/// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT and
-/// TORCHELASTIC_USE_AGENT_STORE. Without RANK and WORLD_SIZE the process is alone: rank 0 of 1.
+/// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_USE_AGENT_STORE,
+/// TORCHELASTIC_RESTART_COUNT and GROUP_RANK. Without RANK and WORLD_SIZE the process is alone:
+/// rank 0 of 1.
 /// @throws std::invalid_argument naming the variable, its value and what was expected, when one
 ///         is not a number, out of range, or when only one of RANK and WORLD_SIZE is set.
 [[nodiscard]] LaunchInfo read_launch_info(const EnvLookup& env = process_environment());
@@ -63,6 +68,7 @@ class RendezvousError : public std::runtime_error {
 
 /// Connects to the job's TCPStore. Rank 0 serves it (unless the launcher's agent does) and waits
 /// until all world_size ranks have connected; the others connect to MASTER_ADDR:MASTER_PORT.
+/// The agent's store outlives a restart, so each restart's keys go under a prefix of their own.
 /// @throws RendezvousError within `timeout` when a rank does not arrive, when the server cannot
 ///         be reached, or when the port is already in use.
 [[nodiscard]] c10::intrusive_ptr<c10d::Store> connect_store(const LaunchInfo& info,
@@ -90,7 +96,9 @@ class RendezvousError : public std::runtime_error {
 enum class BackendKind { kGloo, kNccl };
 
 /// A c10d::ProcessGroup (what collectives and c10d::Reducer take) whose default backend is a new
-/// Gloo or NCCL group over `store`. Gloo serves CPU tensors; NCCL serves CUDA tensors.
+/// Gloo or NCCL group over `store`. Gloo binds the interface GLOO_SOCKET_IFNAME names; without
+/// it, the loopback when MASTER_ADDR is a loopback address, else the host name's address. Gloo
+/// serves CPU tensors; NCCL serves CUDA tensors.
 [[nodiscard]] c10::intrusive_ptr<c10d::ProcessGroup> make_process_group(
     const c10::intrusive_ptr<c10d::Store>& store, int rank, int world_size,
     std::chrono::milliseconds timeout, BackendKind kind = BackendKind::kGloo);
