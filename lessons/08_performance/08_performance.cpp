@@ -233,17 +233,22 @@ TimingSummary time_op(const c10::Device& device, const std::function<void()>& wo
 double sweep_line(const std::string& op, std::int64_t size, const c10::Device& device,
                   double flops, double bytes, std::vector<Record>& records, double& best_gflops,
                   double& best_gb_s) {
+    // The inputs, and the output written in place: a fresh output of every add would time the
+    // allocator too (on the CPU, a large one is new pages from the kernel on each call).
     const auto make = [&](const c10::Device& d) {
         return op == "matmul"
                    ? std::vector<torch::Tensor>{torch::randn({size, size}, d),
-                                                torch::randn({size, size}, d)}
-                   : std::vector<torch::Tensor>{torch::randn({size}, d), torch::randn({size}, d)};
+                                                torch::randn({size, size}, d),
+                                                torch::empty({size, size}, d)}
+                   : std::vector<torch::Tensor>{torch::randn({size}, d), torch::randn({size}, d),
+                                                torch::empty({size}, d)};
     };
-    const auto run = [&](const std::vector<torch::Tensor>& in) {
-        return op == "matmul" ? torch::matmul(in[0], in[1]) : in[0] + in[1];
+    const auto run = [&](std::vector<torch::Tensor>& in) {
+        return op == "matmul" ? torch::matmul_out(in[2], in[0], in[1])
+                              : torch::add_out(in[2], in[0], in[1]);
     };
     const c10::Device cpu(c10::kCPU);
-    const auto host = make(cpu);
+    auto host = make(cpu);
     const auto on_cpu = time_op(cpu, [&] { run(host); });
     records.push_back({op, size, "cpu", on_cpu, false});
     best_gflops = std::max(best_gflops, flops / on_cpu.median_ms / 1e6);
@@ -252,11 +257,11 @@ double sweep_line(const std::string& op, std::int64_t size, const c10::Device& d
                        fixed(flops / on_cpu.median_ms / 1e6, 1) + " GFLOP/s, " +
                        fixed(bytes / on_cpu.median_ms / 1e6, 1) + " GB/s)";
     if (device != cpu) {
-        const auto there = make(device);
+        auto there = make(device);
         const auto on_device = time_op(device, [&] { run(there); });
         // With copies: the inputs start on the host and the result must come back.
         const auto copies = time_op(device, [&] {
-            const std::vector<torch::Tensor> moved{host[0].to(device), host[1].to(device)};
+            std::vector<torch::Tensor> moved{host[0].to(device), host[1].to(device), there[2]};
             (void)run(moved).cpu();
         });
         records.push_back({op, size, device.str(), on_device, false});
