@@ -58,6 +58,19 @@ std::int64_t step_of(const fs::path& file) {
     return std::stoll(digits);
 }
 
+/// The steps of the snapshot files in `folder`, newest first.
+std::vector<std::int64_t> steps_in(const fs::path& folder) {
+    std::vector<std::int64_t> steps;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        if (const auto s = step_of(entry.path()); s >= 0) {
+            steps.push_back(s);
+        }
+    }
+    std::sort(steps.rbegin(), steps.rend());
+    return steps;
+}
+
 fs::path file_for(const fs::path& folder, std::int64_t step) {
     std::ostringstream name;
     name << kPrefix << std::setw(8) << std::setfill('0') << step << kSuffix;
@@ -239,14 +252,8 @@ std::filesystem::path SnapshotFolder::write(std::int64_t step, const std::string
     }
     sync_folder(path_);
 
-    std::vector<std::int64_t> steps;
     std::error_code error;
-    for (const auto& entry : fs::directory_iterator(path_, error)) {
-        if (const auto s = step_of(entry.path()); s >= 0) {
-            steps.push_back(s);
-        }
-    }
-    std::sort(steps.rbegin(), steps.rend());
+    const std::vector<std::int64_t> steps = steps_in(path_);
     for (std::size_t i = static_cast<std::size_t>(std::max(keep, 2)); i < steps.size(); ++i) {
         fs::remove(file_for(path_, steps[i]), error);
     }
@@ -255,14 +262,7 @@ std::filesystem::path SnapshotFolder::write(std::int64_t step, const std::string
 
 std::optional<Found> SnapshotFolder::newest(
     const std::function<void(const std::string&)>& refused) const {
-    std::vector<std::int64_t> steps;
-    std::error_code error;
-    for (const auto& entry : fs::directory_iterator(path_, error)) {
-        if (const auto s = step_of(entry.path()); s >= 0) {
-            steps.push_back(s);
-        }
-    }
-    std::sort(steps.rbegin(), steps.rend());
+    const std::vector<std::int64_t> steps = steps_in(path_);
     for (std::size_t i = 0; i < steps.size(); ++i) {
         Found found;
         found.step = steps[i];

@@ -4,6 +4,7 @@
 #include <torchlings/snapshot.h>
 
 #include "tl_test/catch.h"
+#include "tl_test/temp_folder.h"
 
 #include <unistd.h>
 
@@ -20,21 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 namespace snap = torchlings::snap;
 
-/// A fresh folder under the system's temporary folder, removed at the end of the test.
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        std::string pattern = (fs::temp_directory_path() / "tl-snapshot-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempFolder() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-    TempFolder(const TempFolder&) = delete;
-    TempFolder& operator=(const TempFolder&) = delete;
-    TempFolder(TempFolder&&) = delete;
-    TempFolder& operator=(TempFolder&&) = delete;
+/// A fresh folder for one test, removed at its end.
+struct TempFolder : tl_test::TempFolder {
+    TempFolder() : tl_test::TempFolder("tl-snapshot-") {}
 };
 
 std::string error_of(const std::function<void()>& body) {

@@ -4,6 +4,7 @@
 #include "snapshot_resume.h"
 
 #include <tl_test/tensors.h>
+#include <tl_test/temp_folder.h>
 
 #include <unistd.h>
 
@@ -17,21 +18,9 @@ namespace fs = std::filesystem;
 
 constexpr tl_test::Tolerance kExact{0.0, 0.0};
 
-/// A fresh folder under the system's temporary folder, removed at the end of the test.
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        std::string pattern = (fs::temp_directory_path() / "tl-snapshot-resume-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempFolder() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-    TempFolder(const TempFolder&) = delete;
-    TempFolder& operator=(const TempFolder&) = delete;
-    TempFolder(TempFolder&&) = delete;
-    TempFolder& operator=(TempFolder&&) = delete;
+/// A fresh folder for one test, removed at its end.
+struct TempFolder : tl_test::TempFolder {
+    TempFolder() : tl_test::TempFolder("tl-snapshot-resume-") {}
 };
 
 /// A model with buffers (batch norm's running statistics) and an optimizer with state (SGD's
