@@ -102,8 +102,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
     return {
         {"list", help(Msg::kHelpList), false, [](CLI::App&) {},
          [](Context& c) { return code(list_command(c)); }},
-        {"run", help(Msg::kHelpRun),
-         false,
+        {"run", help(Msg::kHelpRun), false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
              v.add_option("--device", o.run.device, "auto, cpu, cuda, cuda:N or mps");
@@ -113,9 +112,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
                  ->check(CLI::Range(1, 64));
          },
          [&o](Context& c) { return run_command(c, o.run); }},
-        {"check",
-         help(Msg::kHelpCheck),
-         false,
+        {"check", help(Msg::kHelpCheck), false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.check.check.targets, "Exercise ids or lesson numbers");
              v.add_flag("--all", o.check.check.all, "Check every exercise");
@@ -147,8 +144,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
          [&o](Context& c) { return code(watch_command(c, o.watch)); }},
         {"progress", help(Msg::kHelpProgress), false, [](CLI::App&) {},
          [](Context& c) { return code(progress_command(c)); }},
-        {"reset",
-         help(Msg::kHelpReset), false,
+        {"reset", help(Msg::kHelpReset), false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.reset.targets, "Exercise ids or lesson numbers");
              v.add_flag("--all", o.reset.all, "Reset every exercise");
@@ -162,9 +158,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
              v.add_flag("!--no-diff", o.solution.diff, "Leave out the diff with your file");
          },
          [&o](Context& c) { return code(solution_command(c, o.solution)); }},
-        {"export",
-         help(Msg::kHelpExport),
-         false,
+        {"export", help(Msg::kHelpExport), false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
          },

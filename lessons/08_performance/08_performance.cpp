@@ -66,7 +66,6 @@ using torchlings::TimingSummary;
 constexpr int kRepetitions = 5;
 constexpr int kWarmup = 2;
 
-
 // --- The measurements the demo keeps for --json ---
 struct Record {
     std::string op;
@@ -234,8 +233,8 @@ TimingSummary time_op(const c10::Device& device, const std::function<void()>& wo
 
 /// Times `op` on the CPU and, when the device is another one, there too (with and without the
 /// copies in and out). Keeps the best CPU GFLOP/s and GB/s seen, and returns this line's GB/s.
-double sweep_line(const std::string& op, std::int64_t size, const c10::Device& device,
-                  double flops, double bytes, std::vector<Record>& records, double& best_gflops,
+double sweep_line(const std::string& op, std::int64_t size, const c10::Device& device, double flops,
+                  double bytes, std::vector<Record>& records, double& best_gflops,
                   double& best_gb_s) {
     // The inputs, and the output written in place: a fresh output of every add would time the
     // allocator too (on the CPU, a large one is new pages from the kernel on each call).
@@ -291,9 +290,9 @@ void show_sweep(const c10::Device& device, std::vector<Record>& records) {
     // main memory's (DRAM), the roof that the roofline model means. Smaller adds run from cache.
     double unused_gflops = 0.0;
     double dram_gb_s = 0.0;
-    for (const std::int64_t n : {std::int64_t{1} << 10, std::int64_t{1} << 14,
-                                 std::int64_t{1} << 18, std::int64_t{1} << 22,
-                                 std::int64_t{1} << 25}) {
+    for (const std::int64_t n :
+         {std::int64_t{1} << 10, std::int64_t{1} << 14, std::int64_t{1} << 18,
+          std::int64_t{1} << 22, std::int64_t{1} << 25}) {
         const double d = static_cast<double>(n);
         dram_gb_s = sweep_line("add", n, device, d, 3 * d * 4, records, unused_gflops, best_gb_s);
     }

@@ -97,7 +97,8 @@ void show_profile(const c10::Device& device, const std::string& trace_path) {
         return sorted;
     };
     print_field("Events recorded", std::to_string(result->events().size()) + " (" +
-                                       std::to_string(cpu_ops.size()) + " operator names on the CPU, " +
+                                       std::to_string(cpu_ops.size()) +
+                                       " operator names on the CPU, " +
                                        std::to_string(gpu_kernels.size()) + " GPU kernels)");
     print_field("The three steps", ms(steps_ms) + " in all");
     int rank = 1;

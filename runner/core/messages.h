@@ -50,19 +50,19 @@ enum class Msg {
     kTheExercise,  ///< what kTodoReplace names when the file is unknown
     kUncaughtException,
     kWithValues,
-    kAtLocation,       ///< {0} file:line
-    kSiteIn,           ///< {0} the check, e.g. REQUIRE( x ), {1} file:line
-    kSiteAfter,        ///< {0} file:line
-    kSiteBefore,       ///< {0} file:line
-    kThrownAt,         ///< {0} a site (kSiteIn, kSiteAfter or kSiteBefore)
-    kHappenedAt,       ///< {0} a site
-    kStopLine,         ///< {0} headline, {1} kWhileRunning or kBeforeAnyCase
-    kWhileRunning,     ///< {0} test case
+    kAtLocation,    ///< {0} file:line
+    kSiteIn,        ///< {0} the check, e.g. REQUIRE( x ), {1} file:line
+    kSiteAfter,     ///< {0} file:line
+    kSiteBefore,    ///< {0} file:line
+    kThrownAt,      ///< {0} a site (kSiteIn, kSiteAfter or kSiteBefore)
+    kHappenedAt,    ///< {0} a site
+    kStopLine,      ///< {0} headline, {1} kWhileRunning or kBeforeAnyCase
+    kWhileRunning,  ///< {0} test case
     kBeforeAnyCase,
-    kStopCrashed,      ///< {0} signal name
-    kStopTimedOut,     ///< {0} seconds
-    kStopTimeLimit,    ///< {0} seconds
-    kStopExited,       ///< {0} exit status
+    kStopCrashed,    ///< {0} signal name
+    kStopTimedOut,   ///< {0} seconds
+    kStopTimeLimit,  ///< {0} seconds
+    kStopExited,     ///< {0} exit status
     kStopExitCalled,
     kStopExitBeforeMain,
     kStopContradicted,  ///< {0} exit status
@@ -136,8 +136,8 @@ enum class Msg {
     kResetConfirm,
     kResetAlreadyStub,  ///< {0} id, {1} file
     kNothingChanged,
-    kResetSaved,    ///< {0} id, {1} backup, {2} file
-    kResetMissing,  ///< {0} id, {1} file
+    kResetSaved,     ///< {0} id, {1} backup, {2} file
+    kResetMissing,   ///< {0} id, {1} file
     kResetNeedsYes,  ///< {0} the command with --yes
     // --help
     kHelpAbout,

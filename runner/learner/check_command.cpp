@@ -136,8 +136,8 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
     const TestCaseResult* running = run.events.interrupted_case();
     std::ostream& out = context.out();
     out << "\n"
-        << context.style().bad(message(language, Msg::kStopLine,
-                                       {stop->headline, stop_where(run, language)}))
+        << context.style().bad(
+               message(language, Msg::kStopLine, {stop->headline, stop_where(run, language)}))
         << "\n  " << stop->detail << "\n";
     if (const std::string site = crash_site(context, running, language); !site.empty()) {
         out << "  " << site << "\n";
@@ -362,8 +362,7 @@ std::optional<StopText> stop_text(const TestProgramRun& run, Language language) 
     }
 }
 
-std::string crash_site(const Context& context, const TestCaseResult* running,
-                       Language language) {
+std::string crash_site(const Context& context, const TestCaseResult* running, Language language) {
     if (running == nullptr) {
         return {};
     }

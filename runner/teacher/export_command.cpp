@@ -202,9 +202,9 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                filled(graders::kClassroom50Autograder, {{"manifest_sha256", digest}}));
     write_file(target / kClassroom50Runtime, std::string(graders::kClassroom50Runtime));
     write_file(target / kGradescopeSetup, std::string(graders::kGradescopeSetup));
-    write_file(target / kGradescopeRun,
-               filled(graders::kGradescopeRun,
-                      {{"manifest_sha256", digest}, {"learner_files", listed}}));
+    write_file(
+        target / kGradescopeRun,
+        filled(graders::kGradescopeRun, {{"manifest_sha256", digest}, {"learner_files", listed}}));
     for (const std::string_view script :
          {kClassroom50Autograder, kGradescopeSetup, kGradescopeRun}) {
         fs::permissions(target / script,

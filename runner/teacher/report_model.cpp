@@ -275,7 +275,8 @@ std::string describe_failures(const Context& context, const std::string& learner
             ++left_out;
             continue;
         }
-        parts.push_back(join(describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
+        parts.push_back(
+            join(describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
         ++shown;
     }
     if (left_out > 0) {

@@ -108,30 +108,36 @@ TEST_CASE("phase 2: each thread writes one slot of the tile, turned, to its own 
         for (std::int64_t i = 0; i < rows * cols + kMargin; ++i) {
             const std::int64_t r = i / rows;
             const std::int64_t c = i % rows;
-            const bool owned = i < rows * cols && r / ex::kTile == block_col &&
-                               c / ex::kTile == block_row;
+            const bool owned =
+                i < rows * cols && r / ex::kTile == block_col && c / ex::kTile == block_row;
             INFO("block (" << block_row << ", " << block_col << ") of a " << rows << " x " << cols
                            << " matrix; slot " << i << " of out"
                            << (i < rows * cols ? "" : " (past its end)") << ": element (" << r
                            << ", " << c << "), which must be "
-                           << (owned ? "in's (" + std::to_string(c) + ", " + std::to_string(r) +
-                                           ")"
+                           << (owned ? "in's (" + std::to_string(c) + ", " + std::to_string(r) + ")"
                                      : std::string("left alone (another block's)")));
             REQUIRE(out[static_cast<std::size_t>(i)] == (owned ? value_at(c, r) : kPoison));
         }
     }
 }
 
-TEST_CASE("the twin transposes square, tall, wide, ragged and empty matrices", "[tiled_transpose]") {
-    for (const auto& [rows, cols] :
-         {std::pair<std::int64_t, std::int64_t>{32, 32}, {64, 96}, {96, 64}, {1, 1}, {1, 77},
-          {77, 1}, {33, 31}, {70, 45}, {130, 5}}) {
+TEST_CASE("the twin transposes square, tall, wide, ragged and empty matrices",
+          "[tiled_transpose]") {
+    for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{32, 32},
+                                     {64, 96},
+                                     {96, 64},
+                                     {1, 1},
+                                     {1, 77},
+                                     {77, 1},
+                                     {33, 31},
+                                     {70, 45},
+                                     {130, 5}}) {
         const auto out = transposed(rows, cols);
         for (std::int64_t r = 0; r < cols; ++r) {
             for (std::int64_t c = 0; c < rows; ++c) {
                 INFO(rows << " x " << cols << " in, so " << cols << " x " << rows
-                          << " out: element (" << r << ", " << c << ") of out must be in's ("
-                          << c << ", " << r << ")");
+                          << " out: element (" << r << ", " << c << ") of out must be in's (" << c
+                          << ", " << r << ")");
                 REQUIRE(out[static_cast<std::size_t>(r * rows + c)] == value_at(c, r));
             }
         }
@@ -153,8 +159,8 @@ TEST_CASE("the tiled transpose on the GPU matches ATen", "[gpu][tiled_transpose]
         INFO(rows << " x " << cols);
         const auto in = torch::randn({rows, cols}, torch::kCUDA);
         auto out = torch::full({cols, rows}, kPoison, torch::kCUDA);
-        ex::launch_tiled_transpose(in.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
-                                   rows, cols, at::cuda::getCurrentCUDAStream().stream());
+        ex::launch_tiled_transpose(in.const_data_ptr<float>(), out.mutable_data_ptr<float>(), rows,
+                                   cols, at::cuda::getCurrentCUDAStream().stream());
         TL_CHECK_TENSOR_CLOSE(out, in.t().contiguous());
     }
 #else

@@ -3,8 +3,8 @@
 /// One process: what a restarted job needs is in the file, whichever rank reads it.
 #include "snapshot_resume.h"
 
-#include <tl_test/tensors.h>
 #include <tl_test/temp_folder.h>
+#include <tl_test/tensors.h>
 
 #include <unistd.h>
 

@@ -17,7 +17,8 @@ struct TempFolder {
     std::filesystem::path path;
 
     explicit TempFolder(const std::string& prefix = "tl-test-") {
-        std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
         if (::mkdtemp(pattern.data()) == nullptr) {
             throw std::runtime_error("cannot create a temporary folder like " + pattern);
         }
