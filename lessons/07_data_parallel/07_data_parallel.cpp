@@ -43,10 +43,9 @@
 namespace {
 
 using torchlings::fixed;
-using torchlings::scientific;
-
 using torchlings::print_field;
 using torchlings::print_section;
+using torchlings::scientific;
 
 constexpr std::int64_t kFeatures = 8;
 constexpr std::int64_t kHidden = 32;
@@ -62,20 +61,18 @@ std::string shape(const torch::Tensor& t) {
     return out.str();
 }
 
-std::string join(const std::vector<std::string>& parts) {
+/// "a, b, c": each item as `name` writes it.
+template <typename T, typename Name>
+std::string join(const std::vector<T>& items, Name name) {
     std::string text;
-    for (const auto& part : parts) {
-        text += (text.empty() ? "" : ", ") + part;
+    for (const auto& item : items) {
+        text += (text.empty() ? "" : ", ") + name(item);
     }
     return text;
 }
 
 std::string device_list(const std::vector<c10::Device>& devices) {
-    std::vector<std::string> names;
-    for (const auto& d : devices) {
-        names.push_back(d.str());
-    }
-    return join(names);
+    return join(devices, [](const c10::Device& d) { return d.str(); });
 }
 
 /// Runs `body` and returns the first line of the c10::Error it throws, or "no error".
@@ -118,22 +115,15 @@ Mlp make_model() { return Mlp(kFeatures, kHidden, kClasses); }
 
 Mlp copy_of(const Mlp& model) { return Mlp(std::dynamic_pointer_cast<MlpImpl>(model->clone())); }
 
-std::int64_t parameter_count(const Mlp& model) {
-    std::int64_t count = 0;
-    for (const auto& p : model->parameters()) {
-        count += p.numel();
-    }
-    return count;
+/// Every parameter of the model, flattened into one tensor on the CPU.
+torch::Tensor flat(const Mlp& model) {
+    return torch::nn::utils::parameters_to_vector(model->parameters()).cpu();
 }
 
+std::int64_t parameter_count(const Mlp& model) { return flat(model).numel(); }
+
 double max_difference(const Mlp& a, const Mlp& b) {
-    double worst = 0.0;
-    const auto theirs = b->parameters();
-    const auto mine = a->parameters();
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-        worst = std::max(worst, (mine[i].cpu() - theirs[i].cpu()).abs().max().item<double>());
-    }
-    return worst;
+    return (flat(a) - flat(b)).abs().max().item<double>();
 }
 
 double accuracy(Mlp& model, const Data& data, const c10::Device& device) {
@@ -372,12 +362,10 @@ void show_by_hand(const Data& train, const c10::Device& device) {
     auto reference = copy_of(model);
     torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
     torch::optim::SGD reference_sgd(reference->parameters(), torch::optim::SGDOptions(kLr));
-    std::vector<std::string> sizes;
-    for (const auto s : shard_sizes(x.size(0), kShards)) {
-        sizes.push_back(std::to_string(s));
-    }
+    const auto sizes = join(shard_sizes(x.size(0), kShards),
+                            [](std::int64_t size) { return std::to_string(size); });
     print_field("Devices", device_list(devices));
-    print_field("Shard sizes", join(sizes) + " (batch " + std::to_string(x.size(0)) + ")");
+    print_field("Shard sizes", sizes + " (batch " + std::to_string(x.size(0)) + ")");
     const double loss = data_parallel_step(model, sgd, x, y, devices);
     const double expected = single_device_step(reference, reference_sgd, x, y, device);
     print_field("Loss before the step",

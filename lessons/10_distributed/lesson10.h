@@ -1,15 +1,17 @@
 /// @file lesson10.h
-/// @brief Lesson 10's shared pieces: the job, the data, and the training helpers that the
-/// restartable training (restartable.cpp, section 8) uses as sections 1 to 7 do
-/// (10_distributed.cpp).
+/// @brief Lesson 10's shared pieces: the job, the data, and the training helpers that sections 1
+/// to 7 (10_distributed.cpp, with 4 and 5 in training.cpp) and the restartable training of
+/// section 8 (restartable.cpp) use.
 #pragma once
 
 #include <torchlings/distributed.h>
 
 #include <torch/torch.h>
+#include <torch/csrc/distributed/c10d/reducer.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,8 @@ struct Data {
 void wait(const c10::intrusive_ptr<c10d::Work>& work);
 /// All-reduces `tensor` in place over the job's group.
 void all_reduce(Job& job, at::Tensor& tensor, c10d::ReduceOp op = c10d::ReduceOp::SUM);
+/// Copies rank `root`'s `tensor` into every rank's, in place.
+void broadcast(Job& job, at::Tensor& tensor, int root);
 /// Rank `rank`'s indices of epoch `epoch`, as PyTorch's DistributedSampler deals them.
 std::vector<std::int64_t> shard_indices(std::int64_t size, int rank, int world, std::int64_t epoch);
 /// The lesson's MLP, in -> hidden -> hidden -> out, seeded by its width.
@@ -60,6 +64,17 @@ double spread_across_ranks(Job& job, const torch::nn::Module& model);
 void all_reduce_gradients(Job& job, torch::nn::Module& model);
 /// The rows of global batch `step` that this rank trains on.
 at::Tensor local_rows(const std::vector<std::int64_t>& mine, int world, int step);
+
+/// "5904 bytes (5.8 KiB)".
+std::string bytes_text(std::int64_t bytes);
+
+/// How gradients are averaged: by hand after backward (section 4) or by c10d::Reducer (5).
+enum class Sync { kByHand, kReducer };
+/// A c10d::Reducer over `params` with buckets of at most `cap` bytes; `*buckets` gets their count.
+std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tensor>& params,
+                                            std::int64_t cap, std::size_t* buckets);
+/// Sections 4 and 5 (training.cpp): the same training, by hand and with the Reducer.
+void show_training(Job& job, const Data& train_set);
 
 /// `--snapshot-dir` and friends: the restartable training's command line.
 struct ResumeOptions {

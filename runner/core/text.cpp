@@ -40,6 +40,11 @@ std::vector<std::string> split_lines(std::string_view text) {
     return lines;
 }
 
+bool all_digits(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::string trim(std::string_view text) {
     constexpr std::string_view kSpace = " \t\r\n\f\v";
     const std::size_t first = text.find_first_not_of(kSpace);

@@ -14,6 +14,9 @@ namespace torchlings::runner {
 /// is kept. An empty text gives no lines.
 [[nodiscard]] std::vector<std::string> split_lines(std::string_view text);
 
+/// True when text is one or more ASCII digits.
+[[nodiscard]] bool all_digits(std::string_view text);
+
 /// The text without leading and trailing whitespace.
 [[nodiscard]] std::string trim(std::string_view text);
 

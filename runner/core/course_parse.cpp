@@ -1,0 +1,222 @@
+/// @file
+/// @brief Reading a lesson's exercises/NN_topic/info.md (and its info.ko.md translation) and a
+/// lesson README's title: the one parser of the course's exercise list.
+#include <algorithm>
+
+#include "core/course.h"
+#include "core/errors.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+
+namespace {
+
+/// The longest time limit an exercise may ask for: a day.
+constexpr long long kMaxTimeoutS = 24LL * 3600;
+
+bool valid_id(std::string_view id) {
+    if (id.empty() || id.front() < 'a' || id.front() > 'z') {
+        return false;
+    }
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+/// Collects one exercise's hint lines and drops the blank lines around each hint.
+void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
+    while (!lines.empty() && trimmed(lines.back()).empty()) {
+        lines.pop_back();
+    }
+    std::size_t first = 0;
+    while (first < lines.size() && trimmed(lines[first]).empty()) {
+        ++first;
+    }
+    std::string hint;
+    for (std::size_t i = first; i < lines.size(); ++i) {
+        hint += (i == first ? "" : "\n") + lines[i];
+    }
+    lines.clear();
+    exercise.hints.push_back(std::move(hint));
+}
+
+}  // namespace
+
+std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const Lesson& lesson,
+                                              std::string_view source) {
+    std::vector<Exercise> exercises;
+    std::vector<std::string> hint;  // the lines of the hint being read
+    bool in_hint = false;
+    bool in_fence = false;
+    int line_number = 0;
+    const auto fail = [&](const std::string& problem) {
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line_number) + ": " +
+                               problem);
+    };
+    const auto close_hint = [&] {
+        if (in_hint) {
+            finish_hint(exercises.back(), hint);
+            in_hint = false;
+        }
+    };
+    for (const std::string& raw : split_lines(std::string(markdown))) {
+        ++line_number;
+        const std::string_view line = trimmed(raw);
+        if (line.starts_with("```") || line.starts_with("~~~")) {
+            in_fence = !in_fence;
+        } else if (!in_fence && raw.starts_with("## ")) {
+            close_hint();
+            const std::string_view heading = trimmed(line.substr(3));
+            const std::size_t colon = heading.find(':');
+            Exercise exercise;
+            exercise.id = std::string(trimmed(heading.substr(0, colon)));
+            exercise.lesson = lesson.number;
+            exercise.line = line_number;
+            if (colon != std::string_view::npos) {
+                exercise.title = std::string(trimmed(heading.substr(colon + 1)));
+            }
+            if (!valid_id(exercise.id) || exercise.title.empty()) {
+                fail(
+                    "expected \"## id: title\" with an id of lowercase letters, digits and "
+                    "underscores, starting with a letter (it names the target ex_<id>), got \"" +
+                    std::string(line) + "\"");
+            }
+            exercises.push_back(std::move(exercise));
+            continue;
+        } else if (!in_fence && raw.starts_with("### ")) {
+            if (exercises.empty() || trimmed(line.substr(4)) != "Hint") {
+                fail("expected \"### Hint\" below an exercise's \"## id: title\", got \"" +
+                     std::string(line) + "\"");
+            }
+            close_hint();
+            in_hint = true;
+            continue;
+        }
+        if (in_hint) {
+            hint.push_back(raw);
+        } else if (!exercises.empty() && !line.empty()) {
+            Exercise& exercise = exercises.back();
+            if (line.starts_with("timeout_s:")) {
+                const std::string_view value = trimmed(line.substr(10));
+                if (!all_digits(value) || value.size() > 6 || std::stoll(std::string(value)) <= 0 ||
+                    std::stoll(std::string(value)) > kMaxTimeoutS) {
+                    fail("\"timeout_s:\" expected a positive whole number of seconds, got \"" +
+                         std::string(value) + "\"");
+                }
+                exercise.timeout_s = std::stoi(std::string(value));
+            } else {
+                fail(
+                    "expected \"timeout_s: N\" or a \"### Hint\" "
+                    "section below \"## " +
+                    exercise.id + "\", got \"" + std::string(line) + "\"");
+            }
+        }
+    }
+    if (in_fence) {
+        fail("a code block (```) is not closed");
+    }
+    close_hint();
+    return exercises;
+}
+
+std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
+                                       std::string_view source, Language language) {
+    std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    int line = 1;
+    if (language == Language::kKorean) {
+        // A translation may start with a line that links to the other language: its title is
+        // in the first heading.
+        std::size_t at = 0;
+        for (int number_of_line = 1; at < readme.size(); ++number_of_line) {
+            const std::size_t end = std::min(readme.find('\n', at), readme.size());
+            if (readme.substr(at, end - at).starts_with("# ")) {
+                first = trimmed(readme.substr(at, end - at));
+                line = number_of_line;
+                break;
+            }
+            at = end + 1;
+        }
+    }
+    std::string prefix = "# Lesson " + number;
+    if (language == Language::kKorean && first.starts_with("# \uAC15\uC758 " + number)) {
+        prefix = "# \uAC15\uC758 " + number;  // "# 강의 NN"
+    }
+    std::string_view rest =
+        first.starts_with(prefix) ? trimmed(first.substr(prefix.size())) : std::string_view{};
+    for (const std::string_view dash : {"\u2014", "-", ":"}) {
+        if (rest.starts_with(dash)) {
+            rest = trimmed(rest.substr(dash.size()));
+            break;
+        }
+    }
+    if (rest.empty()) {
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": expected \"" +
+                               prefix + " \u2014 Title\"" +
+                               (language == Language::kKorean
+                                    ? " or \"# \uAC15\uC758 " + number + " \u2014 Title\""
+                                    : "") +
+                               ", got \"" + std::string(first) + "\"");
+    }
+    return std::string(rest);
+}
+
+void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_view translated,
+                                 const Lesson& lesson, std::string_view source,
+                                 std::string_view reference) {
+    const std::vector<Exercise> translation = parse_exercises(translated, lesson, source);
+    const std::string rule = "; " + std::string(source) + " is a translation of " +
+                             std::string(reference) +
+                             ": the same \"## id: ...\" headings in the same order, the same "
+                             "number of \"### Hint\" sections under each, the same timeout_s: "
+                             "lines; only titles and hint text differ";
+    const auto fail = [&](int line, const std::string& problem) {
+        throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + problem +
+                               rule);
+    };
+    for (std::size_t i = 0; i < translation.size(); ++i) {
+        const Exercise& theirs = translation[i];
+        if (i >= exercises.size()) {
+            fail(theirs.line, "declares \"## " + theirs.id + "\", which " + std::string(reference) +
+                                  " does not declare");
+        }
+        const Exercise& ours = exercises[i];
+        if (theirs.id != ours.id) {
+            fail(theirs.line, "expected \"## " + ours.id + ": ...\" (exercise " +
+                                  std::to_string(i + 1) + " of " + std::string(reference) +
+                                  ", line " + std::to_string(ours.line) + "), got \"## " +
+                                  theirs.id + "\"");
+        }
+        if (theirs.hints.size() != ours.hints.size()) {
+            fail(theirs.line, "\"## " + theirs.id + "\" has " +
+                                  std::to_string(theirs.hints.size()) + " \"### Hint\" sections, " +
+                                  std::string(reference) + " has " +
+                                  std::to_string(ours.hints.size()));
+        }
+        if (theirs.timeout_s != ours.timeout_s) {
+            fail(theirs.line, "\"## " + theirs.id + "\" has another timeout_s: line than " +
+                                  std::string(reference));
+        }
+    }
+    if (translation.size() < exercises.size()) {
+        const Exercise& missing = exercises[translation.size()];
+        fail(static_cast<int>(split_lines(std::string(translated)).size()),
+             "ends without \"## " + missing.id + ": ...\", which " + std::string(reference) +
+                 " declares (line " + std::to_string(missing.line) + ")");
+    }
+    for (std::size_t i = 0; i < exercises.size(); ++i) {
+        exercises[i].title = translation[i].title;
+        exercises[i].hints = translation[i].hints;
+    }
+}
+
+}  // namespace torchlings::runner
