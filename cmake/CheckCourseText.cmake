@@ -67,7 +67,9 @@ set(statements
   "cmake/TorchlingsDiscoverTests.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsSupport.cmake|CMake +([0-9]+)\\.([0-9]+) \\.\\. "
   "lessons/01_availability/README.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
-  "lessons/01_availability/README.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)")
+  "lessons/01_availability/README.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
+  "docs/build_and_link.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
+  "docs/build_and_link.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)")
 # ./torchlings and `doctor` read the floor from CMakeLists.txt itself (the wrapper with sed, the
 # runner as a compile definition): they have nothing to disagree with.
 foreach(statement IN LISTS statements)

@@ -1,6 +1,6 @@
 # Link options that every program linking LibTorch needs, applied to every target the course
 # builds (lessons, exercises, tests, benchmarks): a learner's own CMake project needs the same two
-# lines, which lesson 06 shows.
+# lines, which docs/build_and_link.md shows.
 
 # 1. The C++ standard library before LibTorch. torch wheels since 2.5 export libstdc++ symbols
 #    that they link statically (PyTorch issue 133437): std::filesystem's among them, 101 in
