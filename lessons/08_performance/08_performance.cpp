@@ -41,6 +41,8 @@
 #include <string>
 #include <vector>
 
+// The lesson's own pieces, not an API: kept out of the generated documentation.
+/** @cond */
 namespace lesson08 {
 
 std::string ms(double value) {
@@ -67,6 +69,7 @@ torchlings::TimingSummary time_op(const c10::Device& device, const std::function
 }
 
 }  // namespace lesson08
+/** @endcond */
 
 namespace {
 

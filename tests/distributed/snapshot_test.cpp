@@ -22,6 +22,8 @@ namespace fs = std::filesystem;
 namespace snap = torchlings::snap;
 
 /// A fresh folder for one test, removed at its end.
+using tl_test::names_in;
+
 struct TempFolder : tl_test::TempFolder {
     TempFolder() : tl_test::TempFolder("tl-snapshot-") {}
 };
@@ -33,15 +35,6 @@ std::string error_of(const std::function<void()>& body) {
         return error.what();
     }
     return "";
-}
-
-std::vector<std::string> names_in(const fs::path& folder) {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 }  // namespace

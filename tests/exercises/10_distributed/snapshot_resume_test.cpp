@@ -19,6 +19,8 @@ namespace fs = std::filesystem;
 constexpr tl_test::Tolerance kExact{0.0, 0.0};
 
 /// A fresh folder for one test, removed at its end.
+using tl_test::names_in;
+
 struct TempFolder : tl_test::TempFolder {
     TempFolder() : tl_test::TempFolder("tl-snapshot-resume-") {}
 };
@@ -64,15 +66,6 @@ void check_equal(const std::vector<at::Tensor>& actual, const std::vector<at::Te
         INFO("parameter or buffer " << i);
         TL_CHECK_TENSOR_CLOSE(actual[i], expected[i], kExact);
     }
-}
-
-std::vector<std::string> names_in(const fs::path& folder) {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace tl_test {
 
@@ -33,5 +35,15 @@ struct TempFolder {
     TempFolder(TempFolder&&) = delete;
     TempFolder& operator=(TempFolder&&) = delete;
 };
+
+/// The names of what `folder` holds, sorted.
+inline std::vector<std::string> names_in(const std::filesystem::path& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
 
 }  // namespace tl_test
