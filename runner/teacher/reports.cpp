@@ -294,6 +294,17 @@ Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outc
     return scores;
 }
 
+/// One JSON row per scored case, as `row` writes it from the case and whether it passed (a case
+/// scores 1 point when it passed, else 0).
+template <typename Row>
+json case_rows(const Scores& scores, Row row) {
+    json rows = json::array();
+    for (const ScoredCase& item : scores.cases) {
+        rows.push_back(row(item, item.status == Status::kPass));
+    }
+    return rows;
+}
+
 /// The value of an environment variable that Classroom 50's runner sets, or "".
 std::string runner_variable(const char* name) {
     const char* value = std::getenv(name);
@@ -306,14 +317,12 @@ nlohmann::json classroom50_result(const Context& context, const std::vector<Chec
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
     const int score = scores.passed();
-    json tests = json::array();
-    for (const ScoredCase& item : scores.cases) {
-        const bool passed = item.status == Status::kPass;
-        tests.push_back({{"test-name", item.name},
-                         {"passed", passed},
-                         {"score", passed ? 1 : 0},
-                         {"max-score", 1}});
-    }
+    json tests = case_rows(scores, [](const ScoredCase& item, bool passed) -> json {
+        return {{"test-name", item.name},
+                {"passed", passed},
+                {"score", passed ? 1 : 0},
+                {"max-score", 1}};
+    });
     const std::string commit = runner_variable("COMMIT_URL");
     const std::string review = runner_variable("REVIEW_URL");
     json result = {{"schema", "classroom50/result/v1"},
@@ -337,16 +346,11 @@ nlohmann::json gradescope_results(const Context& context, const std::vector<Chec
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
     const int score = scores.passed();
-    json tests = json::array();
-    for (const ScoredCase& item : scores.cases) {
-        const bool passed = item.status == Status::kPass;
-        tests.push_back({{"name", item.name},
-                         {"score", passed ? 1 : 0},
-                         {"max_score", 1},
-                         {"status", passed ? "passed" : "failed"},
-                         {"output", item.message},
-                         {"visibility", "visible"}});
-    }
+    json tests = case_rows(scores, [](const ScoredCase& item, bool passed) -> json {
+        return {{"name", item.name},      {"score", passed ? 1 : 0},
+                {"max_score", 1},         {"status", passed ? "passed" : "failed"},
+                {"output", item.message}, {"visibility", "visible"}};
+    });
     std::string output = std::to_string(score) + " of " + std::to_string(scores.cases.size()) +
                          " test cases passed.";
     if (!scores.skipped.empty()) {

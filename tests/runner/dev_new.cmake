@@ -15,19 +15,8 @@ file(REMOVE_RECURSE "${WORK}")
 file(COPY "${FIXTURES}/" DESTINATION "${course}")
 include("${CMAKE_CURRENT_LIST_DIR}/output_problems.cmake")
 set(failures "")
-
-function(step name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "EXIT" "MATCH;NO_MATCH;ARGS")
-  execute_process(
-    COMMAND "${RUNNER}" --root "${course}" --build-dir "${WORK}/no-build"
-            --state "${WORK}/state.json" --color=never ${ARG_ARGS}
-    RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output INPUT_FILE /dev/null)
-  message("--- ${name}\n${output}(exit code ${code})")
-  output_problems(problems "${code}" "${ARG_EXIT}" "${output}" "${ARG_MATCH}" "${ARG_NO_MATCH}")
-  if(problems)
-    set(failures "${failures}\n${name}:${problems}" PARENT_SCOPE)
-  endif()
-endfunction()
+set(step_build_dir "${WORK}/no-build")
+set(step_state "${WORK}/state.json")
 
 function(tree_digest out)
   file(GLOB_RECURSE files RELATIVE "${course}" "${course}/*")

@@ -25,21 +25,8 @@ file(COPY "${FIXTURES}/" DESTINATION "${course}")
 
 include("${CMAKE_CURRENT_LIST_DIR}/output_problems.cmake")
 set(failures "")
-# step(<name> EXIT <code> [MATCH <regex>...] [NO_MATCH <regex>...] ARGS <runner args...>)
-function(step name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "EXIT" "MATCH;NO_MATCH;ARGS")
-  execute_process(
-    COMMAND "${RUNNER}" --root "${course}" --build-dir "${BUILD_DIR}" --state "${state}"
-            --color=never ${ARG_ARGS}
-    RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output INPUT_FILE /dev/null)
-  string(REPLACE ";" " " shown "${ARG_ARGS}")
-  message("--- ${name}: torchlings ${shown}\n${output}(exit code ${code})")
-  output_problems(problems "${code}" "${ARG_EXIT}" "${output}" "${ARG_MATCH}" "${ARG_NO_MATCH}")
-  if(problems)
-    set(failures "${failures}\n${name}:${problems}" PARENT_SCOPE)
-  endif()
-  set(last_output "${output}" PARENT_SCOPE)
-endfunction()
+set(step_build_dir "${BUILD_DIR}")
+set(step_state "${state}")
 
 # 1. Nothing checked yet: progress and list build nothing and say "not tried".
 step(progress_fresh EXIT 0

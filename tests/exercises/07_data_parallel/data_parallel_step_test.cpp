@@ -55,6 +55,19 @@ void check_same_parameters(const ex::Mlp& actual, const ex::Mlp& expected) {
 
 std::vector<c10::Device> cpus(std::size_t n) { return std::vector<c10::Device>(n, c10::kCPU); }
 
+// One data-parallel step over `n` CPU "devices" on `rows` rows (seed `seed`): the loss and the
+// parameters of one plain SGD step of the whole batch.
+void check_cpu_step(std::size_t n, std::int64_t rows, std::uint64_t seed) {
+    auto model = make_model();
+    auto expected = copy_of(model);
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
+    const auto p = make_problem(rows, seed);
+    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(n));
+    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
+    check_same_parameters(model, expected);
+}
+
 // The hand-built data-parallel step over `devices`, from a model on `home`, against one plain
 // SGD step of the whole batch on the CPU: the same loss and parameters, which stay on `home`. Run
 // on GPUs and on the stand-in accelerator (tl_test/standin.h), whose devices are not the CPU and
@@ -80,28 +93,12 @@ void check_matches_one_device(const std::vector<c10::Device>& devices,
 
 }  // namespace
 
-TEST_CASE("one shard is plain SGD", "[task_1]") {
-    auto model = make_model();
-    auto expected = copy_of(model);
-    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
-    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
-    const auto p = make_problem(8, 1);
-    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(1));
-    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
-    check_same_parameters(model, expected);
-}
+TEST_CASE("one shard is plain SGD", "[task_1]") { check_cpu_step(1, 8, 1); }
 
 TEST_CASE("N uneven shards give the parameters of one whole-batch step", "[task_2]") {
     for (const std::size_t n : {2U, 3U, 4U}) {
         INFO(n << " shards of a batch of 10");
-        auto model = make_model();
-        auto expected = copy_of(model);
-        torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
-        torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
-        const auto p = make_problem(10, 2);
-        const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(n));
-        CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
-        check_same_parameters(model, expected);
+        check_cpu_step(n, 10, 2);
     }
 }
 
@@ -120,16 +117,7 @@ TEST_CASE("training for several steps stays on the single-device path", "[task_2
     check_same_parameters(model, expected);
 }
 
-TEST_CASE("more devices than rows still matches", "[task_2]") {
-    auto model = make_model();
-    auto expected = copy_of(model);
-    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
-    torch::optim::SGD reference(expected->parameters(), torch::optim::SGDOptions(kLr));
-    const auto p = make_problem(3, 4);
-    const double loss = ex::data_parallel_step(model, sgd, p.x, p.y, cpus(5));
-    CHECK(loss == Catch::Approx(reference_step(expected, reference, p)).epsilon(1e-5));
-    check_same_parameters(model, expected);
-}
+TEST_CASE("more devices than rows still matches", "[task_2]") { check_cpu_step(5, 3, 4); }
 
 TEST_CASE("the original model stays where it was and gets the gradient", "[task_2]") {
     auto model = make_model();
