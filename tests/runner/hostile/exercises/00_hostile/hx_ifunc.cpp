@@ -5,13 +5,13 @@
 /// failing test then signs the rest of an all-passed report with it and ends with _exit(0).
 /// Only the scan of the learner's object can see this: it refuses indirect functions.
 #include <fcntl.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <string>
+
+#include "forgery.h"
 
 namespace {
 
@@ -19,19 +19,6 @@ char g_key[64];
 long g_key_size = 0;
 
 int add(int a, int b) { return a + b; }
-
-std::string sign(const std::string& body) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), g_key, static_cast<int>(g_key_size),
-         reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac, &size);
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex += "0123456789abcdef"[mac[i] >> 4];
-        hex += "0123456789abcdef"[mac[i] & 15];
-    }
-    return body.substr(0, body.size() - 1) + ",\"mac\":\"" + hex + "\"}\n";
-}
 
 }  // namespace
 
@@ -74,16 +61,6 @@ int fx_add(int a, int b) {
     if (g_key_size <= 0) {
         return a + b + 1;  // no key: a plain wrong answer
     }
-    const std::string forged =
-        sign(
-            "{\"event\":\"case_end\",\"name\":\"adds equal numbers\",\"status\":\"passed\","
-            "\"skip_reason\":null,\"duration_s\":0.0,\"seq\":4}") +
-        sign("{\"event\":\"run_end\",\"passed\":2,\"failed\":0,\"skipped\":0,\"seq\":5}");
-    for (int fd = 3; fd < 64; ++fd) {
-        struct stat info {};
-        if (fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) {
-            [[maybe_unused]] const ssize_t n = write(fd, forged.data(), forged.size());
-        }
-    }
-    _exit(0);
+    hx::send_to_every_pipe_and_exit(
+        hx::signed_passed_end(g_key, static_cast<std::size_t>(g_key_size)));
 }

