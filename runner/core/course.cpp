@@ -25,6 +25,15 @@ std::string_view without_leading_zeros(std::string_view digits) {
 
 }  // namespace
 
+void Course::throw_unknown(std::string message, std::string_view wanted,
+                           const std::vector<std::string>& names) const {
+    const std::vector<std::string> close = closest_matches(wanted, names);
+    if (!close.empty()) {
+        message += "Did you mean: " + join(close, ", ") + "?\n";
+    }
+    throw UsageError(message + describe_ids());
+}
+
 fs::path layout_path(std::string_view pattern, const std::string& lesson, const std::string& id) {
     std::string path(pattern);
     for (const auto& [key, value] :
@@ -164,13 +173,8 @@ std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) cons
     for (const Lesson& lesson : lessons_) {
         names.push_back(lesson.number);
     }
-    std::string message =
-        "There is no exercise or lesson called \"" + std::string(id_or_lesson) + "\".\n";
-    const std::vector<std::string> close = closest_matches(id_or_lesson, names);
-    if (!close.empty()) {
-        message += "Did you mean: " + join(close, ", ") + "?\n";
-    }
-    throw UsageError(message + describe_ids());
+    throw_unknown("There is no exercise or lesson called \"" + std::string(id_or_lesson) + "\".\n",
+                  id_or_lesson, names);
 }
 
 const Exercise& Course::resolve_exercise(std::string_view id) const {
@@ -185,11 +189,7 @@ const Exercise& Course::resolve_exercise(std::string_view id) const {
     if (find_lesson(id) != nullptr) {
         message = "\"" + std::string(id) + "\" is a lesson; this command takes one exercise id.\n";
     }
-    const std::vector<std::string> close = closest_matches(id, ids);
-    if (!close.empty()) {
-        message += "Did you mean: " + join(close, ", ") + "?\n";
-    }
-    throw UsageError(message + describe_ids());
+    throw_unknown(message, id, ids);
 }
 
 const Lesson& Course::resolve_lesson(std::string_view number) const {

@@ -108,6 +108,10 @@ class Course {
     [[nodiscard]] std::string describe_ids() const;
 
   private:
+    /// Throws UsageError: `message`, the names among `names` close to `wanted`, and every id.
+    [[noreturn]] void throw_unknown(std::string message, std::string_view wanted,
+                                    const std::vector<std::string>& names) const;
+
     std::filesystem::path root_;
     std::vector<Lesson> lessons_;
     std::vector<Exercise> exercises_;

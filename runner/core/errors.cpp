@@ -2,33 +2,23 @@
 /// @brief Ordering of exit codes by seriousness, and their list for `--help`.
 #include "core/errors.h"
 
+#include <algorithm>
+#include <array>
+
 namespace torchlings::runner {
 namespace {
 
 /// Higher is more serious; a batch of checks reports its most serious outcome. "All skipped"
 /// ranks below success, so that a batch is all-skipped only when every member was.
 int seriousness(ExitCode code) {
-    switch (code) {
-        case ExitCode::kAllSkipped:
-            return 0;
-        case ExitCode::kOk:
-            return 1;
-        case ExitCode::kTestsFailed:
-            return 2;
-        case ExitCode::kBuildError:
-            return 3;
-        case ExitCode::kUsage:
-            return 4;
-        case ExitCode::kTestsEdited:
-            return 5;
-        case ExitCode::kEnvironment:
-            return 6;
-        case ExitCode::kInternal:
-            return 7;
-        case ExitCode::kInterrupted:
-            return 8;
-    }
-    return 7;
+    constexpr std::array kLeastFirst{
+        ExitCode::kAllSkipped,  ExitCode::kOk,       ExitCode::kTestsFailed,
+        ExitCode::kBuildError,  ExitCode::kUsage,    ExitCode::kTestsEdited,
+        ExitCode::kEnvironment, ExitCode::kInternal, ExitCode::kInterrupted,
+    };
+    const auto* found = std::find(kLeastFirst.begin(), kLeastFirst.end(), code);
+    return found != kLeastFirst.end() ? static_cast<int>(found - kLeastFirst.begin())
+                                      : 7;  // as serious as a bug in the runner
 }
 
 }  // namespace

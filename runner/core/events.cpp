@@ -61,6 +61,12 @@ CaseStatus parse_case_status(const std::string& status) {
     return CaseStatus::kFailed;
 }
 
+/// The event's "line" (a source line), or 0 when it has none.
+int line_field(const json& event) {
+    const auto line = event.find("line");
+    return line != event.end() && line->is_number_integer() ? line->get<int>() : 0;
+}
+
 Failure parse_failure(const json& event) {
     Failure failure;
     failure.kind = parse_kind(string_field(event, "kind"));
@@ -70,10 +76,7 @@ Failure parse_failure(const json& event) {
     failure.message = string_field(event, "message");
     failure.messages = strings_field(event, "messages");
     failure.file = string_field(event, "file");
-    const auto line = event.find("line");
-    if (line != event.end() && line->is_number_integer()) {
-        failure.line = line->get<int>();
-    }
+    failure.line = line_field(event);
     return failure;
 }
 
@@ -97,10 +100,7 @@ void apply_event(TestRun& run, const json& event) {
         result.name = string_field(event, "name");
         result.tags = strings_field(event, "tags");
         result.file = string_field(event, "file");
-        const auto line = event.find("line");
-        if (line != event.end() && line->is_number_integer()) {
-            result.line = line->get<int>();
-        }
+        result.line = line_field(event);
         run.cases.push_back(std::move(result));
     } else if (type == "assertion") {
         if (TestCaseResult* result = open_case(run, string_field(event, "case"))) {

@@ -4,9 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/messages.h"
@@ -15,66 +18,55 @@
 namespace torchlings::runner {
 namespace fs = std::filesystem;
 
+namespace {
+
+/// A signal's name, and what it means when the runner explains it (the others: strsignal()).
+struct SignalWords {
+    int signal;
+    const char* name;
+    std::optional<Msg> meaning;
+};
+
+constexpr std::array<SignalWords, 17> kSignals{{
+    {SIGSEGV, "SIGSEGV", Msg::kSignalSegv},
+    {SIGABRT, "SIGABRT", Msg::kSignalAbrt},
+    {SIGFPE, "SIGFPE", Msg::kSignalFpe},
+    {SIGILL, "SIGILL", Msg::kSignalIll},
+    {SIGBUS, "SIGBUS", Msg::kSignalBus},
+    {SIGKILL, "SIGKILL", Msg::kSignalKill},
+    {SIGTERM, "SIGTERM", std::nullopt},
+    {SIGINT, "SIGINT", std::nullopt},
+    {SIGQUIT, "SIGQUIT", std::nullopt},
+    {SIGHUP, "SIGHUP", std::nullopt},
+    {SIGPIPE, "SIGPIPE", std::nullopt},
+    {SIGTRAP, "SIGTRAP", std::nullopt},
+    {SIGSYS, "SIGSYS", std::nullopt},
+    {SIGXCPU, "SIGXCPU", std::nullopt},
+    {SIGALRM, "SIGALRM", std::nullopt},
+    {SIGUSR1, "SIGUSR1", std::nullopt},
+    {SIGUSR2, "SIGUSR2", std::nullopt},
+}};
+
+const SignalWords* words_for(int signal) {
+    const auto* found = std::find_if(kSignals.begin(), kSignals.end(),
+                                     [signal](const SignalWords& w) { return w.signal == signal; });
+    return found != kSignals.end() ? found : nullptr;
+}
+
+}  // namespace
+
 std::string signal_name(int signal) {
-    switch (signal) {
-        case SIGSEGV:
-            return "SIGSEGV";
-        case SIGABRT:
-            return "SIGABRT";
-        case SIGFPE:
-            return "SIGFPE";
-        case SIGILL:
-            return "SIGILL";
-        case SIGBUS:
-            return "SIGBUS";
-        case SIGKILL:
-            return "SIGKILL";
-        case SIGTERM:
-            return "SIGTERM";
-        case SIGINT:
-            return "SIGINT";
-        case SIGQUIT:
-            return "SIGQUIT";
-        case SIGHUP:
-            return "SIGHUP";
-        case SIGPIPE:
-            return "SIGPIPE";
-        case SIGTRAP:
-            return "SIGTRAP";
-        case SIGSYS:
-            return "SIGSYS";
-        case SIGXCPU:
-            return "SIGXCPU";
-        case SIGALRM:
-            return "SIGALRM";
-        case SIGUSR1:
-            return "SIGUSR1";
-        case SIGUSR2:
-            return "SIGUSR2";
-        default:
-            return "signal " + std::to_string(signal);
-    }
+    const SignalWords* words = words_for(signal);
+    return words != nullptr ? words->name : "signal " + std::to_string(signal);
 }
 
 std::string signal_meaning(int signal, Language language) {
-    switch (signal) {
-        case SIGSEGV:
-            return message(language, Msg::kSignalSegv);
-        case SIGABRT:
-            return message(language, Msg::kSignalAbrt);
-        case SIGFPE:
-            return message(language, Msg::kSignalFpe);
-        case SIGILL:
-            return message(language, Msg::kSignalIll);
-        case SIGBUS:
-            return message(language, Msg::kSignalBus);
-        case SIGKILL:
-            return message(language, Msg::kSignalKill);
-        default: {
-            const char* text = strsignal(signal);
-            return text != nullptr ? text : "unknown signal";
-        }
+    const SignalWords* words = words_for(signal);
+    if (words != nullptr && words->meaning) {
+        return message(language, *words->meaning);
     }
+    const char* text = strsignal(signal);
+    return text != nullptr ? text : "unknown signal";
 }
 
 std::optional<fs::path> find_program(std::string_view name) {
