@@ -19,6 +19,15 @@ ex::TinyNet a_trained_net() {
     return net;
 }
 
+// The model made float64, then asked to predict `x`: its answer, which must be float64.
+torch::Tensor float64_prediction(ex::TinyNet& net, const torch::Tensor& x) {
+    net->to(torch::kFloat64);
+    torch::Tensor y;
+    REQUIRE_NOTHROW(y = ex::predict(net, x));
+    CHECK(y.scalar_type() == torch::kFloat64);
+    return y;
+}
+
 // A model on `device` given a CPU input: predict() moves the input to the model. Run on a GPU and
 // on the stand-in accelerator (tl_test/standin.h), where a CPU input left as it is makes the
 // forward pass mix devices and throw, as on CUDA.
@@ -74,21 +83,15 @@ TEST_CASE("gradient recording is back on after predict", "[task_2]") {
 
 TEST_CASE("an input of another dtype is converted to the model's", "[task_3]") {
     auto net = a_trained_net();
-    net->to(torch::kFloat64);
     const auto x = torch::randn({4, 5}, torch::kFloat32);
-    torch::Tensor y;
-    REQUIRE_NOTHROW(y = ex::predict(net, x));
-    CHECK(y.scalar_type() == torch::kFloat64);
+    const auto y = float64_prediction(net, x);
     TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::kFloat64)));
 }
 
 TEST_CASE("a float64 model computes in float64, its input not rounded on the way", "[task_3]") {
     auto net = a_trained_net();
-    net->to(torch::kFloat64);
     const auto x = torch::randn({4, 5}, torch::kFloat64);
-    torch::Tensor y;
-    REQUIRE_NOTHROW(y = ex::predict(net, x));
-    CHECK(y.scalar_type() == torch::kFloat64);
+    const auto y = float64_prediction(net, x);
     // The same operations in the same dtype: equal far below float32's rounding (about 1e-7).
     CHECK(torch::allclose(y, expected_output(net, x), /*rtol=*/1e-12, /*atol=*/1e-12));
 }

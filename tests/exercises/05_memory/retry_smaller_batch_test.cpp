@@ -29,26 +29,24 @@ struct FakeStep {
     }
 };
 
-}  // namespace
-
-TEST_CASE("a batch that fits runs once", "[task_1]") {
-    FakeStep step{64, {}};
+// From `first` on a step that holds `fits` samples: the batches tried are `tried`, the last of
+// them is the one used, and on_oom is called once per out-of-memory error.
+void check_retries(std::int64_t fits, std::int64_t first, const std::vector<std::int64_t>& tried) {
+    FakeStep step{fits, {}};
     int ooms = 0;
     const auto used = ex::run_with_smaller_batch(
-        64, [&](std::int64_t b) { step(b); }, [&] { ++ooms; });
-    CHECK(used == 64);
-    CHECK(step.attempts == std::vector<std::int64_t>{64});
-    CHECK(ooms == 0);
+        first, [&](std::int64_t b) { step(b); }, [&] { ++ooms; });
+    CHECK(used == tried.back());
+    CHECK(step.attempts == tried);
+    CHECK(ooms == static_cast<int>(tried.size()) - 1);
 }
 
+}  // namespace
+
+TEST_CASE("a batch that fits runs once", "[task_1]") { check_retries(64, 64, {64}); }
+
 TEST_CASE("the batch halves until it fits", "[task_1]") {
-    FakeStep step{48, {}};
-    int ooms = 0;
-    const auto used = ex::run_with_smaller_batch(
-        256, [&](std::int64_t b) { step(b); }, [&] { ++ooms; });
-    CHECK(used == 32);
-    CHECK(step.attempts == std::vector<std::int64_t>{256, 128, 64, 32});
-    CHECK(ooms == 3);  // once per out-of-memory error
+    check_retries(48, 256, {256, 128, 64, 32});
 }
 
 TEST_CASE("odd sizes halve by integer division", "[task_1]") {
