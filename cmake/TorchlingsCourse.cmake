@@ -73,6 +73,10 @@ endfunction()
 # torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in file order) and
 # TORCHLINGS_TIMEOUT_<id> from the `## id: title` and `timeout_s: N` lines of the lesson's info.md
 # that are outside code blocks and hints.
+# The format's owner is the runner's parser (runner/core/course_parse.cpp), which every other tool
+# asks (`torchlings-runner list --json`, docs/course_listing.py). This second reader stays because
+# configure runs before the runner is built: it reads only ids and time limits, leniently, and
+# leaves refusing a malformed file to the runner.
 function(torchlings_read_exercises root folder)
   torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
   file(STRINGS "${info}" lines REGEX "^(## |### |timeout_s:|```|~~~)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps the Korean pages in step with their English pages (a CTest, label `docs`):
 
-    python3 docs/check_translations.py <course root> [--every-lesson]
+    python3 docs/check_translations.py <course root> [--every-lesson] [--runner PATH]
 
 For every English page with a Korean sibling (the top README.md, each lessons/NN_topic/README.md,
 each page of docs/; the sibling is NAME.ko.md beside it; a page of docs/ without one fails, but
@@ -12,7 +12,13 @@ identical, and every other code block must hold the same code: its comments (`#`
 python; `//` and `/* */` in cpp) may be translated, reworded or wrapped differently, but once they
 and blank lines are set aside the lines must be identical. In the cheat sheet every table row
 must also hold the same code spans (the compiled C++ column). For each
-exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with as many `### Hint` each. With --every-lesson, a lesson without README.ko.md fails too.
+exercises/NN_topic/info.ko.md: the ids of info.md, in the same order, with as many `### Hint` each,
+as the runner reads them (`torchlings-runner list --json` in English and in Korean, through
+docs/course_listing.py; --runner names it, else build/dev/bin/torchlings-runner under the course
+root or this checkout; only a course with an info.ko.md needs it): an info.ko.md whose structure
+differs is refused by the runner in Korean, and its message, naming the file and line, is the
+problem reported.
+With --every-lesson, a lesson without README.ko.md fails too.
 Each notebook notebooks/NAME.ipynb needs its Korean twin NAME.ko.ipynb with the same cells in the
 same order: the same cell types and tags, and code cells identical line for line but for one: the
 English `LANGUAGE = ""` line must read `LANGUAGE = "ko"` in the twin (the runner then answers in
@@ -23,6 +29,9 @@ import json
 import re
 import sys
 from pathlib import Path
+
+sys.dont_write_bytecode = True  # importing course_listing leaves no __pycache__ in the course
+from course_listing import ListingError, find_runner, listing, take_option  # noqa: E402
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
@@ -181,19 +190,35 @@ def compare_page(root, english, korean, problems, spans=False):
                             f"{len(en_rows)} as in {en_rel}")
 
 
-def exercises(path):
-    """(id, number of `### Hint`) for each `## id: title` of an info.md, in order."""
-    out, in_fence = [], False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if FENCE.match(line):
-            in_fence = not in_fence
-        elif in_fence:
+def compare_exercises(root, runner, translated, problems):
+    """The runner's English and Korean listings of the lessons in `translated` (folders with an
+    info.ko.md): the same ids in the same order, as many hints each. The runner in Korean refuses
+    an info.ko.md of another structure; its message is then the problem."""
+    try:
+        runner = find_runner(root, runner)
+        en, ko = listing(root, runner, "en"), listing(root, runner, "ko")
+    except ListingError as error:
+        problems.append(f"exercises/*/info.ko.md: {error}")
+        return
+    ko_lessons = {lesson["folder"]: lesson for lesson in ko["lessons"]}
+    for folder in sorted(translated - ko_lessons.keys()):
+        problems.append(f"exercises/{folder}/info.ko.md: the runner reads no lesson "
+                        f"lessons/{folder}/, so this translation translates nothing")
+    for lesson in en["lessons"]:
+        if lesson["folder"] not in translated:
             continue
-        elif m := re.match(r"^## ([a-z0-9_]+):", line):
-            out.append([m.group(1), 0])
-        elif re.match(r"^### Hint\s*$", line) and out:
-            out[-1][1] += 1
-    return out
+        rel = f"exercises/{lesson['folder']}/info.ko.md"
+        en_ex = [(e["id"], len(e["hints"])) for e in lesson["exercises"]]
+        ko_ex = [(e["id"], len(e["hints"]))
+                 for e in ko_lessons.get(lesson["folder"], {}).get("exercises", [])]
+        if [e[0] for e in en_ex] != [k[0] for k in ko_ex]:
+            problems.append(f"{rel}: declares exercises {[k[0] for k in ko_ex]}, expected "
+                            f"{[e[0] for e in en_ex]} in this order (as its info.md)")
+            continue
+        for (id_, en_hints), (_, ko_hints) in zip(en_ex, ko_ex):
+            if en_hints != ko_hints:
+                problems.append(f"{rel}: section '## {id_}': {ko_hints} '### Hint', expected "
+                                f"{en_hints} (as its info.md)")
 
 
 LANGUAGE_EN = 'LANGUAGE = ""'
@@ -247,7 +272,9 @@ def compare_notebook(root, english, korean, problems):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = sys.argv[1:]
+    runner = take_option(args, "--runner", __doc__)
+    args = [a for a in args if not a.startswith("--")]
     if len(args) != 1:
         sys.exit(__doc__)
     root = Path(args[0]).resolve()
@@ -281,19 +308,10 @@ def main():
             if not (lesson / "README.ko.md").exists():
                 problems.append(f"{(lesson / 'README.ko.md').relative_to(root)}: missing: every "
                                 f"lesson has a Korean page (translate {lesson.name}/README.md)")
-    for info_ko in sorted((root / "exercises").glob("[0-9][0-9]_*/info.ko.md")):
-        pairs += 1
-        info = info_ko.with_name("info.md")
-        rel = info_ko.relative_to(root)
-        en, ko = exercises(info), exercises(info_ko)
-        if [e[0] for e in en] != [k[0] for k in ko]:
-            problems.append(f"{rel}: declares exercises {[k[0] for k in ko]}, expected "
-                            f"{[e[0] for e in en]} in this order (as {info.relative_to(root)})")
-            continue
-        for (id_, en_hints), (_, ko_hints) in zip(en, ko):
-            if en_hints != ko_hints:
-                problems.append(f"{rel}: section '## {id_}': {ko_hints} '### Hint', expected "
-                                f"{en_hints} (as {info.relative_to(root)})")
+    translated = {p.parent.name for p in (root / "exercises").glob("[0-9][0-9]_*/info.ko.md")}
+    if translated:
+        pairs += len(translated)
+        compare_exercises(root, runner, translated, problems)
     if problems:
         print("The Korean pages and their English pages disagree:", *problems, sep="\n  ")
         return 1

@@ -5,9 +5,12 @@ only in their comments is in step; one with a changed line of code is not, and t
 the Korean file and line, the block and the English line expected. A Korean notebook whose
 markdown is translated and whose LANGUAGE defaults to "ko" is in step; one that drifted (a code
 line changed, LANGUAGE left English, a cell missing, added or of another type, a tag changed) or
-is missing is not, and the message names the cell.
+is missing is not, and the message names the cell. An info.ko.md with the ids and hint counts of
+its info.md is in step; one with a hint missing or its exercises reordered is not, and the message
+is the runner's, naming the file and line (those cases run the runner: --runner PATH, else
+build/dev/bin/torchlings-runner of this checkout; without one they fail, saying so).
 
-    python3 docs/check_translations_test.py
+    python3 docs/check_translations_test.py [--runner PATH]
 """
 import copy
 import json
@@ -17,6 +20,47 @@ import tempfile
 from pathlib import Path
 
 CHECK = Path(__file__).with_name("check_translations.py")
+sys.path.insert(0, str(CHECK.parent))
+sys.dont_write_bytecode = True  # importing course_listing leaves no __pycache__ in the course
+from course_listing import ListingError, find_runner, take_option  # noqa: E402
+
+INFO = """# Lesson 01 exercises
+
+## first_one: The first
+
+timeout_s: 5
+
+### Hint
+
+One.
+
+```cpp
+## not a heading in code
+```
+
+### Hint
+
+Two.
+
+## second_one: The second
+"""
+
+INFO_KO = """# 강의 01 연습 문제
+
+## first_one: 첫 번째
+
+timeout_s: 5
+
+### Hint
+
+하나.
+
+### Hint
+
+둘.
+
+## second_one: 두 번째
+"""
 
 ENGLISH = """# Lesson 01 — Test
 
@@ -94,11 +138,17 @@ def drifted(change):
     return notebook
 
 
-def run(korean, notebook_ko=NOTEBOOK_KO):
+def run(korean, notebook_ko=NOTEBOOK_KO, info=None, runner=None):
+    """The check on a scratch course; `info` = (info.md, info.ko.md) adds a lesson's exercises,
+    checked with `runner`."""
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         lesson = root / "lessons" / "01_test"
         lesson.mkdir(parents=True)
+        if info:
+            (root / "exercises" / "01_test").mkdir(parents=True)
+            for name, text in zip(("info.md", "info.ko.md"), info):
+                (root / "exercises" / "01_test" / name).write_text(text, encoding="utf-8")
         (root / "docs").mkdir()
         (root / "README.md").write_text("# t\n", encoding="utf-8")
         (lesson / "README.md").write_text(ENGLISH, encoding="utf-8")
@@ -108,8 +158,9 @@ def run(korean, notebook_ko=NOTEBOOK_KO):
         if notebook_ko is not None:
             (root / "notebooks" / "colab.ko.ipynb").write_text(
                 json.dumps(notebook_ko, ensure_ascii=False), encoding="utf-8")
-        result = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True,
-                                text=True)
+        result = subprocess.run([sys.executable, str(CHECK), str(root)]
+                                + (["--runner", str(runner)] if runner else []),
+                                capture_output=True, text=True)
         return result.returncode, result.stdout + result.stderr
 
 
@@ -160,11 +211,45 @@ def main():
         if rc != 1 or missing:
             failures.append(f"notebook, {name}: expected exit 1 and {missing}, "
                             f"got {rc}:\n{out}")
+    info_cases = exercise_cases(failures)
     if failures:
         print("check_translations_test:", *failures, sep="\n  ")
         return 1
-    print(f"check_translations_test: {1 + len(cases) + len(notebook_cases)} cases as expected")
+    print(f"check_translations_test: {1 + len(cases) + len(notebook_cases) + info_cases} cases "
+          "as expected")
     return 0
+
+
+def exercise_cases(failures):
+    """info.ko.md against info.md, as the runner reads them. Returns the number of cases."""
+    given = take_option(sys.argv[1:], "--runner", __doc__)
+    try:
+        runner = find_runner(Path(__file__).resolve().parent.parent, given)
+    except ListingError as error:
+        failures.append(f"info.ko.md cases: {error}")
+        return 0
+    rc, out = run(KOREAN_SAME, info=(INFO, INFO_KO), runner=runner)
+    if rc != 0:
+        failures.append(f"info.ko.md in step: expected exit 0, got {rc}:\n{out}")
+    ko = "exercises/01_test/info.ko.md"
+    drifts = [
+        ("a hint missing", INFO_KO.replace("### Hint\n\n둘.\n", ""),
+         [f"{ko}:3:", '"## first_one" has 1 "### Hint" sections', "info.md has 2"]),
+        ("exercises reordered",
+         "## second_one: 두 번째\n\n## first_one: 첫 번째\n\ntimeout_s: 5\n\n### Hint\n\n하나."
+         "\n\n### Hint\n\n둘.\n",
+         [f"{ko}:1:", 'expected "## first_one: ..."', 'got "## second_one"']),
+    ]
+    for name, info_ko, expected in drifts:
+        rc, out = run(KOREAN_SAME, info=(INFO, info_ko), runner=runner)
+        missing = [e for e in expected if e not in out]
+        if rc != 1 or missing:
+            failures.append(f"info.ko.md, {name}: expected exit 1 and {missing}, got {rc}:\n{out}")
+    rc, out = run(KOREAN_SAME, info=(INFO, INFO_KO), runner=Path("/nonexistent/runner"))
+    if rc != 1 or "no runner at /nonexistent/runner" not in out:
+        failures.append(f"info.ko.md without a runner: expected exit 1 naming the runner, got "
+                        f"{rc}:\n{out}")
+    return 2 + len(drifts)
 
 
 def test_check_translations():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the course's site (the `docs` target):
 
-    python3 docs/site.py <course root> <stage folder> [<doxygen> <Doxyfile>]
+    python3 docs/site.py <course root> <stage folder> [<doxygen> <Doxyfile>] [--runner PATH]
 
 Doxygen cannot be told the order of pages, a page's name when its first line is not its title,
 or where a GitHub-style link (`README.md#section`) points, so the pages are staged first: each
@@ -15,6 +15,10 @@ Markdown page of the site is copied into <stage folder> under its page name, wit
 - emphasis that touches a letter (`**텐서 자신**을`) written as HTML, which Doxygen renders;
 - mainpage.md listing the lessons in order and the other pages; with mainpage.ko.md, a Korean
   main page (mainpage_ko) listing the Korean pages, each main page switching to the other.
+Which exercises a lesson has, and in which order, the runner says (`torchlings-runner list
+--json`, through docs/course_listing.py; --runner names it, else build/dev/bin/torchlings-runner
+under the course root or this checkout; the docs target builds it first): the site reads no
+info.md for it.
 A link to a Korean page not written yet leads to the English one; a link to a file the site has
 no page for stops the build (name the page, or drop the link).
 Then Doxygen runs over the staged pages and common/ (warnings are errors): <build>/docs/html; and
@@ -26,11 +30,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # importing course_listing leaves no __pycache__ in the course
+from course_listing import ListingError, find_runner, listing, take_option  # noqa: E402
+
 LINK = re.compile(r"(!?)\[((?:[^\]`]|`[^`]*`)*)\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*(\{#[^}]*\})?\s*$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 SWITCH = re.compile(r"^(\[English\]\([^)]*\) · 한국어|English · \[한국어\]\([^)]*\))\s*$")
-EXERCISE = re.compile(r"^## ([a-z0-9_]+):")
 IMAGES = (".png", ".svg", ".jpg", ".jpeg", ".gif")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 EMPHASIS = re.compile(r"(?<![*\\])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?!\*)")
@@ -139,21 +145,35 @@ def collect(root):
     return pages, [lesson for lesson in lessons if lesson.page["en"]]
 
 
-def exercise_ids(page):
-    return [m.group(1) for line in page.lines if (m := EXERCISE.match(line))] if page else []
+def exercise_ids(root, runner, lessons):
+    """{(lesson folder, lang): [exercise ids in order]} for each exercise page of `lessons`, as the
+    runner reads info.md (and, in Korean, info.ko.md, which it refuses where its structure
+    differs)."""
+    ids = {}
+    for lang in ("en", "ko"):
+        if not any(lesson.exercises[lang] for lesson in lessons):
+            continue
+        try:
+            course = listing(root, runner, lang)
+        except ListingError as error:
+            sys.exit(f"site: {error}")
+        for lesson in course["lessons"]:
+            ids[(lesson["folder"], lang)] = [e["id"] for e in lesson["exercises"]]
+    return ids
 
 
 class Site:
-    def __init__(self, root):
+    def __init__(self, root, runner):
         self.root = root
         self.pages, self.lessons = collect(root)
         self.problems = []
+        self.ids = exercise_ids(root, runner, self.lessons)
         # Where each exercise is shown: on its lesson's exercise page in each language (the
         # English one where the Korean one is missing), under a label of its own.
         self.exercise_label, self.exercise_file = {}, {}  # (id, lang) -> label; file -> id
         for lesson in self.lessons:
-            korean = exercise_ids(lesson.exercises["ko"])
-            for id_ in exercise_ids(lesson.exercises["en"]):
+            korean = self.ids.get((lesson.folder, "ko"), []) if lesson.exercises["ko"] else []
+            for id_ in self.ids.get((lesson.folder, "en"), []):
                 self.exercise_label[(id_, "en")] = f"ex_{id_}"
                 self.exercise_label[(id_, "ko")] = f"ex_{id_}_ko" if id_ in korean else f"ex_{id_}"
                 self.exercise_file[f"exercises/{lesson.folder}/{id_}.cpp"] = id_
@@ -211,6 +231,15 @@ class Site:
             lines.append(line)
         return lines
 
+    def exercise_at(self, page, level, text):
+        """The id of the exercise whose `## id: title` heading this is on an exercise page, else
+        None: only the ids the runner listed for the page's lesson count."""
+        if page.kind != "exercises" or level != 2:
+            return None
+        folder = next(l.folder for l in self.lessons if l.number == page.number)
+        id_ = text.partition(":")[0].strip()
+        return id_ if id_ in self.ids.get((folder, page.lang), []) else None
+
     def header(self, page):
         """The line under a page's title: the language switch, and lesson <-> exercises."""
         links = []
@@ -256,17 +285,16 @@ class Site:
             label = next((lab for s, lab in page.anchors.items() if slug(text) == s), None)
             if i == title_at:
                 label = page.name
-            elif page.kind == "exercises" and (m := EXERCISE.match(lines[i])):
-                label = self.exercise_label[(m.group(1), page.lang)]
+            elif id_ := self.exercise_at(page, level, text):
+                label = self.exercise_label[(id_, page.lang)]
             if label:
                 lines[i] = f"{'#' * level} {text} {{#{label}}}"
         # Insertions from the end, so that the line numbers above stay right.
         if page.kind == "exercises":  # under each exercise's title, the file the learner completes
             folder = next(l.folder for l in self.lessons if l.number == page.number)
-            for i, _, _ in reversed(headings):
-                if not (m := EXERCISE.match(page.lines[i])):
+            for i, level, text in reversed(headings):
+                if not (id_ := self.exercise_at(page, level, text)):
                     continue
-                id_ = m.group(1)
                 file = f"exercises/{folder}/{id_}.cpp"
                 if (self.root / file).exists():
                     say = (f"내가 작성할 파일: `{file}` (`./torchlings check {id_}`로 확인합니다)"
@@ -357,8 +385,8 @@ class Site:
         return pages
 
 
-def stage(root, out):
-    site = Site(root)
+def stage(root, out, runner):
+    site = Site(root, runner)
     # Links first: they decide which sections need a label.
     linked = {page.name: site.with_links(page) for page in site.pages.values()}
     if site.problems:
@@ -402,17 +430,23 @@ def check_links(html):
 
 
 def main():
-    if len(sys.argv) not in (3, 5):
+    args = sys.argv[1:]
+    runner = take_option(args, "--runner", __doc__)
+    if len(args) not in (2, 4):
         sys.exit(__doc__)
-    root, out = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
-    staged = stage(root, out)
+    root, out = Path(args[0]).resolve(), Path(args[1]).resolve()
+    try:
+        runner = find_runner(root, runner)
+    except ListingError as error:
+        sys.exit(f"site: {error}")
+    staged = stage(root, out, runner)
     print(f"site: {len(staged)} pages staged in {out}")
-    if len(sys.argv) == 5:
-        doxyfile = Path(sys.argv[4])
+    if len(args) == 4:
+        doxyfile = Path(args[3])
         # Doxygen never deletes pages: without this, a page of a file since renamed or removed
         # would stay in the site, with links that no longer resolve.
         shutil.rmtree(doxyfile.parent / "html", ignore_errors=True)
-        rc = subprocess.run([sys.argv[3], str(doxyfile)], cwd=root).returncode
+        rc = subprocess.run([args[2], str(doxyfile)], cwd=root).returncode
         if rc != 0:
             sys.exit(f"site: doxygen failed ({rc}); its warnings are above")
         html = doxyfile.parent / "html"

@@ -75,6 +75,7 @@ struct Options {
     SolutionOptions solution;
     ExportOptions export_;
     bool pristine_write = false;
+    bool list_json = false;
     std::string hint_id;
     std::vector<std::string> ctest_args;
     CheckOptions verify;
@@ -100,8 +101,13 @@ int code(ExitCode value) { return static_cast<int>(value); }
 std::vector<Verb> verbs(Options& o, Language language) {
     const auto help = [language](Msg id) { return message(language, id); };
     return {
-        {"list", help(Msg::kHelpList), false, [](CLI::App&) {},
-         [](Context& c) { return code(list_command(c)); }},
+        {"list", help(Msg::kHelpList), false,
+         [&o](CLI::App& v) {
+             v.add_flag("--json", o.list_json,
+                        "Print the course as JSON on stdout: lessons, exercises, hints, time "
+                        "limits, files and statuses (titles and hints in the runner's language)");
+         },
+         [&o](Context& c) { return code(list_command(c, o.list_json)); }},
         {"run", help(Msg::kHelpRun), false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();

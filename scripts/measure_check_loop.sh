@@ -37,10 +37,8 @@ machine="$(uname -m), $(nproc) cores"
 
 if [ "${1:-}" = "--all" ]; then
   RUNS=${2:-3}
-  # The exercises in course order: every `## id: title` line of every lesson's info.md.
-  ids=$(for info in "$ROOT"/exercises/[0-9][0-9]_*/info.md; do
-          sed -n 's/^## \([a-z0-9_]*\):.*/\1/p' "$info"
-        done)
+  # The exercises in course order, as the runner reads info.md (`list --json`).
+  ids=$("$ROOT/torchlings" list --json | python3 "$ROOT/docs/course_listing.py" -) || exit 3
   [ -n "$ids" ] || { echo "no exercises declared under $ROOT/exercises/*/info.md" >&2; exit 3; }
   medians=""
   printf '| exercise | median save -> verdict (s) |\n|---|---|\n'

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Measures how fast `progress` and `list` answer, through the `./torchlings` wrapper (which
-checks the set-up and that the runner is built) and through the runner binary alone.
+"""Measures how fast `progress`, `list` and `list --json` answer, through the `./torchlings`
+wrapper (which checks the set-up and that the runner is built) and through the runner binary
+alone (`list --json` is what the site's staging and the translation check ask the runner for).
 
-Neither verb builds anything: each reads the lessons' titles and exercises/*/info.md, the
+None of them builds anything: each reads the lessons' titles and exercises/*/info.md, the
 progress file, and hashes the learners' files. The course's target is under 0.5 s (median) on a 2-core machine.
 
     python3 scripts/measure_progress_list.py [--runs 21] [--build-dir build/dev]
@@ -41,10 +42,11 @@ def main():
 
     print(f"machine: {os.cpu_count()} cores; {args.runs} runs each; seconds")
     print(f"{'command':34} {'median':>8} {'min':>8} {'max':>8}")
-    for verb in ("progress", "list"):
-        for label, argv in ((f"./torchlings {verb}", ["./torchlings", verb]),
-                            (f"torchlings-runner {verb}",
-                             [runner, "--root", ROOT, "--build-dir", args.build_dir, verb])):
+    for verb in (["progress"], ["list"], ["list", "--json"]):
+        name = " ".join(verb)
+        for label, argv in ((f"./torchlings {name}", ["./torchlings", *verb]),
+                            (f"torchlings-runner {name}",
+                             [runner, "--root", ROOT, "--build-dir", args.build_dir, *verb])):
             times = time_command(argv, args.runs)
             print(f"{label:34} {statistics.median(times):8.3f} {min(times):8.3f} "
                   f"{max(times):8.3f}")

@@ -1,13 +1,18 @@
 /// @file
-/// @brief `list`: the course at a glance, with the learner's progress.
+/// @brief `list`: the course at a glance, with the learner's progress; `list --json`: the same
+/// course for scripts, so that nothing but the runner reads info.md for its structure.
 #include <algorithm>
 #include <ostream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/text.h"
 #include "learner/verbs.h"
 
 namespace torchlings::runner {
 namespace {
+
+using nlohmann::ordered_json;  // keys in the order runner/README.md documents them
 
 /// The status word, padded and coloured.
 std::string status_cell(const Context& context, ExerciseStatus status) {
@@ -39,9 +44,51 @@ std::string hints_cell(const Context& context, const Exercise& exercise,
     return text;
 }
 
+/// The course as `list --json` prints it (runner/README.md): English keys; titles and hints in
+/// the context's language; files relative to the course root; a status only where the progress
+/// file records one.
+ordered_json course_json(Context& context) {
+    const Course& course = context.course();
+    ordered_json lessons = ordered_json::array();
+    for (const Lesson& lesson : course.lessons()) {
+        ordered_json exercises = ordered_json::array();
+        for (const Exercise* exercise : course.exercises_of(lesson)) {
+            const auto file = [&](std::string_view pattern) {
+                return layout_path(pattern, lesson.dir, exercise->id).generic_string();
+            };
+            ordered_json item = {{"id", exercise->id},
+                                 {"title", exercise->title},
+                                 {"timeout_s", exercise->timeout_s},
+                                 {"hints", exercise->hints},
+                                 {"files",
+                                  {{"learner", file(layout::kLearnerFile)},
+                                   {"test", file(layout::kTestFile)},
+                                   {"solution", file(layout::kSolutionFile)}}}};
+            if (context.state().get(exercise->id).status != ExerciseStatus::kNotTried) {
+                item["status"] = std::string(status_key(context.status_of(*exercise)));
+            }
+            exercises.push_back(std::move(item));
+        }
+        lessons.push_back({{"number", lesson.number},
+                           {"folder", lesson.dir},
+                           {"title", lesson.title},
+                           {"exercises", std::move(exercises)}});
+    }
+    return {{"format_version", 1},
+            {"language", std::string(language_code(context.language()))},
+            {"lessons", std::move(lessons)}};
+}
+
 }  // namespace
 
-ExitCode list_command(Context& context) {
+ExitCode list_command(Context& context, bool json) {
+    if (json) {
+        // Text that is not UTF-8 is replaced, not a crash: the document stays readable.
+        context.out() << course_json(context).dump(2, ' ', false,
+                                                   ordered_json::error_handler_t::replace)
+                      << "\n";
+        return ExitCode::kOk;
+    }
     const Course& course = context.course();
     const Style& style = context.style();
     std::ostream& out = context.out();

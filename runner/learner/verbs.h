@@ -13,8 +13,10 @@
 
 namespace torchlings::runner {
 
-/// `list`: lessons and their exercises with file, hints and status.
-ExitCode list_command(Context& context);
+/// `list`: lessons and their exercises with file, hints and status. With `json`, the same course
+/// as one JSON document on stdout (runner/README.md, "list --json"): what scripts read instead of
+/// parsing info.md themselves.
+ExitCode list_command(Context& context, bool json = false);
 
 /// Options of `run`.
 struct RunOptions {

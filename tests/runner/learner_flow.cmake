@@ -1,6 +1,7 @@
 # @file
 # learner_flow.cmake: the learner's verbs end to end, on a fresh copy of the fixture course, so
-# that nothing in the source tree changes: progress and list before and after checks, "done"
+# that nothing in the source tree changes: progress and list (and list --json's statuses) before
+# and after checks, "done"
 # turning into "changed" when the file is edited, solution refused then shown, reset refused
 # without a terminal, then reset with a backup that keeps the learner's work, and export plus
 # check --verify-tests. No Python needed.
@@ -28,7 +29,35 @@ set(failures "")
 set(step_build_dir "${BUILD_DIR}")
 set(step_state "${state}")
 
+# json_statuses(<name> <expected>): `list --json`'s statuses, "id=status" for each exercise ("-"
+# where it has none, as it has none until the progress file records a check), must be <expected>.
+function(json_statuses name expected)
+  step(${name} EXIT 0 ARGS list --json)  # sets failures here, passed on below
+  string(JSON count ERROR_VARIABLE problem LENGTH "${last_output}" lessons 0 exercises)
+  set(found "")
+  if(problem)
+    set(found "(not the course as JSON: ${problem})")
+  else()
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON id GET "${last_output}" lessons 0 exercises ${i} id)
+      string(JSON status ERROR_VARIABLE missing
+             GET "${last_output}" lessons 0 exercises ${i} status)
+      if(missing)
+        set(status "-")
+      endif()
+      list(APPEND found "${id}=${status}")
+    endforeach()
+  endif()
+  if(NOT found STREQUAL expected)
+    string(APPEND failures "\n${name}: statuses ${found}, expected ${expected}")
+  endif()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
 # 1. Nothing checked yet: progress and list build nothing and say "not tried".
+set(untried fx_crash=- fx_hang=- fx_skip=- fx_todo=-)
+json_statuses(list_json_fresh "fx_pass=-;fx_fail=-;fx_compile_error=-;${untried}")
 step(progress_fresh EXIT 0
   MATCH "00  Runner fixtures +.+ +0/7 +7 not tried" "Course +.+ +0/7 exercises done"
         "Next: ./torchlings check fx_pass"
@@ -51,6 +80,8 @@ step(list_after_checks EXIT 0
 step(progress_after_checks EXIT 0
   MATCH " 1/7 +1 failing, 1 build error, 4 not tried"
   ARGS progress)
+json_statuses(list_json_after_checks
+  "fx_pass=done;fx_fail=failing;fx_compile_error=build_error;${untried}")
 
 # 2b. The same learner in Korean (TORCHLINGS_LANG=ko): hints and titles from info.ko.md, the
 # verdicts in Korean, the same progress.
@@ -81,6 +112,8 @@ step(solution_shown EXIT 0
 # 4. Editing a done exercise makes it "changed": done means the file is the one that passed.
 file(APPEND "${course}/exercises/00_fixtures/fx_pass.cpp" "// an edit after the pass\n")
 step(list_after_edit EXIT 0 MATCH "changed +fx_pass" "Progress: 0/7" ARGS list)
+json_statuses(list_json_after_edit
+  "fx_pass=changed;fx_fail=failing;fx_compile_error=build_error;${untried}")
 step(solution_after_edit EXIT 1 MATCH "your file has changed since" ARGS solution fx_pass)
 
 # 5. Reset: refused without a terminal unless --yes; then a backup, then the original stub.
