@@ -16,17 +16,6 @@
 
 #include <torch/torch.h>
 
-// Streams need c10's CUDA headers; a CPU-only LibTorch does not ship them.
-#if __has_include(<c10/cuda/CUDAStream.h>) && __has_include(<cuda_runtime_api.h>)
-#include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
-/// 1 when this LibTorch ships c10's CUDA stream headers.
-#define TL_HAVE_CUDA_STREAMS 1
-#else
-/// 1 when this LibTorch ships c10's CUDA stream headers.
-#define TL_HAVE_CUDA_STREAMS 0
-#endif
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -353,50 +342,7 @@ void show_training_step(const c10::Device& device, std::vector<Record>& records)
 
 // --- 5. and 6. Mixed precision and loss scaling: in mixed_precision.cpp ---
 
-// --- GPU: asynchronous copies and streams ---
-void show_async(const c10::Device& device) {
-    print_section("GPU: asynchronous copies and a second stream");
-#if TL_HAVE_CUDA_STREAMS
-    if (!device.is_cuda()) {
-        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
-        return;
-    }
-    constexpr std::int64_t kElements = std::int64_t{16} << 20;  // 64 MiB of float32
-    const auto pageable = torch::randn({kElements});
-    const auto pinned = pageable.pin_memory();
-    const auto copy_ms = [&](const torch::Tensor& src, bool non_blocking) {
-        return time_op(device, [&] { (void)src.to(device, non_blocking); }).median_ms;
-    };
-    print_field("64 MiB from pageable memory", ms(copy_ms(pageable, false)));
-    print_field("64 MiB from pinned memory", ms(copy_ms(pinned, true)));
-    using Clock = std::chrono::steady_clock;
-    auto start = Clock::now();
-    auto moved = pinned.to(device, /*non_blocking=*/true);
-    const double returned = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    torchlings::synchronize(device);
-    print_field("non_blocking call returned", ms(returned) + " after it was made");
-
-    const auto a = torch::randn({4096, 4096}, device);
-    const auto serial = time_op(device, [&] {
-        (void)torch::matmul(a, a);
-        (void)pinned.to(device, true);
-    });
-    const auto side = c10::cuda::getStreamFromPool(false, device.index());
-    const auto overlapped = time_op(device, [&] {
-        {
-            const c10::cuda::CUDAStreamGuard on_side(side);
-            moved = pinned.to(device, true);  // queued on the side stream
-        }
-        (void)torch::matmul(a, a);  // on the current stream, at the same time
-        side.synchronize();
-    });
-    print_field("matmul then copy", ms(serial.median_ms));
-    print_field("copy on a second stream", ms(overlapped.median_ms));
-#else
-    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
-              << ")\n";
-#endif
-}
+// --- GPU: asynchronous copies, a second stream, a CUDA graph: in gpu_streams.cpp ---
 
 }  // namespace
 
@@ -420,7 +366,8 @@ int main(int argc, char** argv) {
             lesson08::show_autocast(device, records);
             lesson08::show_loss_scaling();
             lesson08::show_profile(device, trace_path);
-            show_async(device);
+            lesson08::show_async(device);
+            lesson08::show_cuda_graph(device);
             if (!json_path.empty()) {
                 write_json(json_path, device, records);
                 print_field("Measurements written to", json_path);

@@ -1,7 +1,8 @@
 /// @file lesson08.h
 /// @brief Lesson 08's shared pieces: the demo's millisecond format, its timing and the records it
 /// keeps for --json, and the sections in files of their own: 5 and 6 (mixed precision,
-/// mixed_precision.cpp) and 7 (profiling, profiling.cpp), which 08_performance.cpp runs.
+/// mixed_precision.cpp), 7 (profiling, profiling.cpp) and the GPU's host-side sections
+/// (gpu_streams.cpp), which 08_performance.cpp runs.
 #pragma once
 
 #include <torchlings/timer.h>
@@ -44,6 +45,12 @@ void show_autocast(const c10::Device& device, std::vector<Record>& records);
 
 /// Section 6: a float16 gradient lost without loss scaling, kept with it, and the scaler's ops.
 void show_loss_scaling();
+
+/// GPU: an asynchronous copy from pinned memory, and a copy on a second stream (gpu_streams.cpp).
+void show_async(const c10::Device& device);
+
+/// GPU: a launch-bound step, eager and replayed as a CUDA graph (gpu_streams.cpp).
+void show_cuda_graph(const c10::Device& device);
 
 /// Section 7: profiles three training steps of section 4's MLP with LibTorch's profiler; with a
 /// non-empty `trace_path`, writes the Chrome trace there.
