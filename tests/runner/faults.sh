@@ -512,8 +512,10 @@ case $case_name in
     ;;
   broken_venv)
     # A cached venv whose python does not run: say so, and how to rebuild it.
-    mkdir -p "$WORK/course" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
+    mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
+    cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
+    cp "$SOURCE_ROOT/scripts/setup/cache_dir.sh" "$WORK/course/scripts/setup/"
     printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH XDG_CACHE_HOME="$WORK/cache" \
