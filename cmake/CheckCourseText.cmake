@@ -65,6 +65,7 @@ set(statements
   "cmake/CheckCourseText.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/CheckDevcontainer.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsDiscoverTests.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
+  "cmake/TorchlingsFindTorch.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsSupport.cmake|CMake +([0-9]+)\\.([0-9]+) \\.\\. "
   "lessons/01_availability/README.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "lessons/01_availability/README.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"

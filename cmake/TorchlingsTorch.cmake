@@ -1,15 +1,13 @@
 # Locate LibTorch, decide whether the project's CUDA kernels are compiled, and report both.
 #
-# Search order (the first that answers wins):
-#   1. what the user names: Torch_DIR, CMAKE_PREFIX_PATH, or the LIBTORCH environment variable
-#      (the folder of an unpacked libtorch archive);
-#   2. the torch package of TORCHLINGS_PYTHON, else of the active python3 (Colab, GPU servers);
-#   3. the course's own virtual environment in ${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/venv,
-#      which ./torchlings creates on first use and every later build on the machine reuses.
+# LibTorch is the Torch_DIR given, else the first that cmake/TorchlingsFindTorch.cmake finds (the
+# search ./torchlings runs too; its top says where it looks, in which order): what the user names
+# (Torch_DIR, LIBTORCH, CMAKE_PREFIX_PATH), the torch package of TORCHLINGS_PYTHON or python3, the
+# course's cache venv. TORCHLINGS_TORCH_SEARCH chooses and orders those steps.
 #
 # A CUDA LibTorch also needs nvcc here (no GPU): CMAKE_CUDA_COMPILER / CUDACXX, else nvcc on PATH.
 # ./torchlings passes the one it chose (an installed toolkit of the torch's major CUDA version,
-# else nvcc from PyPI in ${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/cuda-X.Y) with CUDAToolkit_ROOT,
+# else nvcc from PyPI in cuda-X.Y/ of the course's cache folder) with CUDAToolkit_ROOT,
 # and says where it came from in TORCHLINGS_CUDA_TOOLKIT_FROM and _NOTE, written for `doctor`.
 
 set(TORCHLINGS_PYTHON "" CACHE FILEPATH "Python interpreter whose torch package provides LibTorch")
@@ -31,44 +29,11 @@ function(_tl_json_string out_var value)
   endif()
 endfunction()
 
-function(_torchlings_torch_prefix_from_python python out_var)
-  execute_process(
-    COMMAND "${python}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
-    OUTPUT_VARIABLE prefix ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(rc EQUAL 0 AND EXISTS "${prefix}/Torch/TorchConfig.cmake")
-    set(${out_var} "${prefix}" PARENT_SCOPE)
-  else()
-    set(${out_var} "" PARENT_SCOPE)
-  endif()
-endfunction()
-
+include(TorchlingsFindTorch)   # the search, shared with ./torchlings
 if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
-  if(DEFINED ENV{LIBTORCH} AND EXISTS "$ENV{LIBTORCH}/share/cmake/Torch/TorchConfig.cmake")
-    list(APPEND CMAKE_PREFIX_PATH "$ENV{LIBTORCH}")
-  endif()
-  find_package(Torch QUIET CONFIG)
-  if(NOT Torch_FOUND)
-    set(_candidates "")
-    if("python" IN_LIST TORCHLINGS_TORCH_SEARCH)
-      find_program(_tl_python3 NAMES python3 python NO_CACHE)
-      list(APPEND _candidates "${TORCHLINGS_PYTHON}" "${_tl_python3}")
-    endif()
-    if("cache" IN_LIST TORCHLINGS_TORCH_SEARCH)
-      if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
-        list(APPEND _candidates "$ENV{XDG_CACHE_HOME}/torchlings/venv/bin/python")
-      else()
-        list(APPEND _candidates "$ENV{HOME}/.cache/torchlings/venv/bin/python")
-      endif()
-    endif()
-    foreach(_py IN LISTS _candidates)
-      if(_py AND EXISTS "${_py}")
-        _torchlings_torch_prefix_from_python("${_py}" _prefix)
-        if(_prefix)
-          set(Torch_DIR "${_prefix}/Torch" CACHE PATH "Folder holding TorchConfig.cmake" FORCE)
-          break()
-        endif()
-      endif()
-    endforeach()
+  torchlings_find_torch(_tl_torch_dir)
+  if(_tl_torch_dir)
+    set(Torch_DIR "${_tl_torch_dir}" CACHE PATH "Folder holding TorchConfig.cmake" FORCE)
   endif()
 endif()
 

@@ -53,7 +53,8 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
     exit 2
   fi
 fi
-VENV="${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/site-venv"
+. scripts/setup/cache_dir.sh   # sets CACHE_DIR, the course's cache folder
+VENV="$CACHE_DIR/site-venv"
 if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
   echo "check_site: installing selenium into $VENV" >&2
   python3 -m venv "$VENV"

@@ -7,7 +7,8 @@
 set -eu
 cd "$(dirname -- "$0")/.."
 export CI="${CI:-true}"
-VENV="${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/notebook-venv"
+. scripts/setup/cache_dir.sh   # sets CACHE_DIR, the course's cache folder
+VENV="$CACHE_DIR/notebook-venv"
 if ! "$VENV/bin/python" -c 'import nbclient, ipykernel' >/dev/null 2>&1; then
   echo "ci_notebook: installing nbclient and ipykernel into $VENV" >&2
   python3 -m venv "$VENV"

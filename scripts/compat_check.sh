@@ -8,13 +8,13 @@
 #                                      crashed on an older wheel); exit 0 only if all of it passed
 #   scripts/compat_check.sh --full     the same set-up, then the whole test suite (./torchlings test)
 #
-# Everything downloaded is kept in the course's cache folder (${XDG_CACHE_HOME:-~/.cache}/torchlings):
+# Everything downloaded is kept in the course's cache folder (scripts/setup/cache_dir.sh names it):
 # the torch wheel in venv-<spec>/, CMake 4 in cmake4/. A second run downloads nothing.
 # Environment: COMPAT_CXX (default g++-11 when installed, else g++), COMPAT_TORCH_SPEC (default
 # "torch~=<oldest>.0", the newest patch release of the oldest supported minor version).
 set -eu
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
-CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/torchlings"
+. "$ROOT/scripts/setup/cache_dir.sh"   # sets CACHE_DIR, the course's cache folder
 say() { printf 'compat: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 

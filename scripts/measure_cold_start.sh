@@ -4,7 +4,7 @@
 #
 #   scripts/measure_cold_start.sh [warm|empty] [--with-test]
 #
-#   warm   (default) the cache folder as it is on this machine (${XDG_CACHE_HOME:-~/.cache}/torchlings):
+#   warm   (default) the cache folder as it is on this machine (scripts/setup/cache_dir.sh names it):
 #          the torch wheel's virtual environment is reused, as on a second clone or a classroom
 #          machine prepared once;
 #   empty  a new, empty cache folder: the set-up creates the virtual environment and downloads

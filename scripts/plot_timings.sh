@@ -5,7 +5,8 @@
 #   scripts/plot_timings.sh cpu.json [gpu.json ...] -o chart.png [--title TEXT]
 set -eu
 cd "$(dirname -- "$0")/.."
-VENV="${XDG_CACHE_HOME:-$HOME/.cache}/torchlings/plot-venv"
+. scripts/setup/cache_dir.sh   # sets CACHE_DIR, the course's cache folder
+VENV="$CACHE_DIR/plot-venv"
 if ! "$VENV/bin/python" -c 'import matplotlib' >/dev/null 2>&1; then
   echo "plot_timings: installing matplotlib into $VENV" >&2
   python3 -m venv "$VENV"

@@ -35,7 +35,8 @@ try:
     from nbclient import NotebookClient
 except ImportError:
     sys.exit("run_notebook.py needs nbclient and ipykernel: run scripts/ci_notebook.sh, which "
-             "installs them into ${XDG_CACHE_HOME:-~/.cache}/torchlings/notebook-venv")
+             "installs them into notebook-venv/ in the course's cache folder "
+             "(sh scripts/setup/cache_dir.sh prints where)")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VERDICT = re.compile(r"count_devices: (\d+)/(\d+) tests passed")

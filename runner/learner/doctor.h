@@ -79,8 +79,9 @@ std::string plural(std::size_t count, const std::string& noun);
 std::string first_line(const std::string& text);
 std::string last_line(const std::string& text);
 
-/// The course's cache folder, as ./torchlings names it: ${XDG_CACHE_HOME:-~/.cache}/torchlings.
-std::filesystem::path course_cache_dir();
+/// The course's cache folder, as ./torchlings names it (scripts/setup/cache_dir.sh, run here);
+/// nothing when that script cannot run.
+std::optional<std::filesystem::path> course_cache_dir();
 
 /// Whether `path` lies in `folder` (compared as written, after removing . and ..).
 bool is_under(const std::filesystem::path& path, const std::filesystem::path& folder);

@@ -76,9 +76,9 @@ std::string libtorch_origin(const fs::path& torch_dir) {
             return "CMAKE_PREFIX_PATH's " + prefix;
         }
     }
-    const fs::path cache = course_cache_dir().lexically_normal();
-    if (is_under(torch_dir, cache)) {
+    if (const auto cache_dir = course_cache_dir(); cache_dir && is_under(torch_dir, *cache_dir)) {
         // venv, or venv-<spec> for TORCHLINGS_TORCH_SPEC: the first folder below the cache folder.
+        const fs::path cache = cache_dir->lexically_normal();
         const fs::path venv =
             cache / *torch_dir.lexically_normal().lexically_relative(cache).begin();
         return "the course's cache venv " + venv.string();

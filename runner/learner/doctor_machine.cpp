@@ -1,7 +1,6 @@
 /// @file
 /// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs.
 #include <chrono>
-#include <cstdlib>
 #include <sstream>
 #include <system_error>
 
@@ -18,6 +17,10 @@ namespace {
 /// The oldest CMake the top-level CMakeLists.txt accepts, as its cmake_minimum_required() states
 /// it (runner/CMakeLists.txt passes it in, so that the course states it once).
 constexpr std::string_view kMinimumCmake = TORCHLINGS_CMAKE_MINIMUM;
+
+/// The script that names the course's cache folder (scripts/setup/cache_dir.sh of the course that
+/// built the runner: runner/CMakeLists.txt passes its path in, so that the course names it once).
+constexpr const char* kCacheDirScript = TORCHLINGS_CACHE_DIR_SCRIPT;
 
 /// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
 constexpr std::chrono::seconds kToolTimeout{15};
@@ -60,14 +63,15 @@ std::string last_line(const std::string& text) {
     return lines.empty() ? std::string() : trim(lines.back());
 }
 
-/// The course's cache folder, as ./torchlings names it: ${XDG_CACHE_HOME:-~/.cache}/torchlings.
-fs::path course_cache_dir() {
-    const char* xdg = std::getenv("XDG_CACHE_HOME");
-    if (xdg != nullptr && *xdg != '\0') {
-        return fs::path(xdg) / "torchlings";
+/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
+/// prints in this environment; nothing when the script cannot run.
+std::optional<fs::path> course_cache_dir() {
+    const auto printed = tool_output("sh", {kCacheDirScript});
+    const std::string folder = printed ? trim(*printed) : std::string();
+    if (folder.empty()) {
+        return std::nullopt;
     }
-    const char* home = std::getenv("HOME");
-    return fs::path(home != nullptr ? home : "") / ".cache" / "torchlings";
+    return fs::path(folder);
 }
 
 /// Whether `path` lies in `folder` (compared as written, after removing . and ..).
@@ -114,8 +118,9 @@ void check_cmake(Report& report) {
     } else {
         // ./torchlings installs CMake from PyPI into its cache folder only when the system's is
         // missing or too old, and puts that folder first on PATH.
-        const fs::path tools = course_cache_dir() / "tools";
-        const std::string from = is_under(*cmake, tools)
+        const auto cache = course_cache_dir();
+        const fs::path tools = cache ? *cache / "tools" : fs::path();
+        const std::string from = cache && is_under(*cmake, tools)
                                      ? "the course's copy from PyPI, in " + tools.string()
                                      : "the system's";
         report.ok("cmake", first_line(*version) + "  (" + cmake->string() + ", " + from + ")");

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# The CUDA toolkit part of the course's set-up, sourced by ./torchlings (which defines say, die,
+# The CUDA toolkit part of the course's set-up, sourced by ./torchlings (which defines say, die, t,
 # CACHE_DIR and ROOT) only when a build is configured. Not meant to run on its own.
 
 # A CUDA LibTorch (PyPI's default wheel) needs nvcc to configure, though no GPU. Chosen here, for
@@ -38,30 +38,40 @@ pypi_cuda_toolkit() {
   tree="$cuda_dir/pypi/nvidia/cu${1%%.*}"
   if [ "$(cat "$cuda_dir/.complete" 2>/dev/null)" != "$2" ] || [ -z "$(nvcc_version "$tree/bin/nvcc")" ]; then
     if [ -e "$cuda_dir" ]; then
-      say "removing $cuda_dir, an unfinished or broken CUDA toolkit from an earlier run"
-      rm -rf "$cuda_dir" || die "cannot remove $cuda_dir; remove it yourself"
+      say "$(t "removing $cuda_dir, an unfinished or broken CUDA toolkit from an earlier run" \
+               "이전 실행에서 끝나지 않았거나 망가진 CUDA 툴킷을 지웁니다: $cuda_dir")"
+      rm -rf "$cuda_dir" || die "$(t "cannot remove $cuda_dir; remove it yourself" "지울 수 없습니다. 직접 지우세요: $cuda_dir")"
     fi
-    say "installing nvcc $1 from PyPI ('$2') into $cuda_dir (once per machine, about 300 MB)"
-    mkdir -p "$cuda_dir" || die "cannot create $cuda_dir; make its parent writable or set XDG_CACHE_HOME"
+    say "$(t "installing nvcc $1 from PyPI ('$2') into $cuda_dir (once per machine, about 300 MB)" \
+             "PyPI에서 nvcc를 받아 이곳에 설치합니다(버전 $1, '$2'): $cuda_dir (컴퓨터마다 한 번, 약 300 MB)")"
+    mkdir -p "$cuda_dir" || die "$(t "cannot create $cuda_dir; make its parent writable or set XDG_CACHE_HOME" \
+                                     "폴더를 만들 수 없습니다: $cuda_dir. 상위 폴더에 쓸 수 있게 하거나 XDG_CACHE_HOME을 설정하세요")"
     # Any pip will do (the packages are the same for every Python): the cache venv's, python3's,
     # or that of a venv made for it.
     if "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then pip_python=$VENV/bin/python
     elif python3 -m pip --version >/dev/null 2>&1; then pip_python=python3
     else
-      python3 -m venv "$cuda_dir/venv" >/dev/null 2>&1 || die "could not create a virtual environment at $cuda_dir/venv
-  install Python's venv module (Debian: apt-get install python3-venv), or name a CUDA toolkit (CUDACXX)"
+      python3 -m venv "$cuda_dir/venv" >/dev/null 2>&1 || die "$(t "could not create a virtual environment at $cuda_dir/venv
+  install Python's venv module (Debian: apt-get install python3-venv), or name a CUDA toolkit (CUDACXX)" \
+"가상 환경을 만들 수 없습니다: $cuda_dir/venv
+  Python의 venv 모듈을 설치하거나(Debian: apt-get install python3-venv) CUDA 툴킷을 지정하세요(CUDACXX)")"
       pip_python=$cuda_dir/venv/bin/python
     fi
     if [ -t 2 ]; then pip_shows="--progress-bar=on"; else pip_shows="--quiet --progress-bar=off"; fi
     # shellcheck disable=SC2086  # two options, meant to split
     if ! "$pip_python" -m pip install $pip_shows --disable-pip-version-check --target "$cuda_dir/pypi" "$2" 1>&2; then
       rm -rf "$cuda_dir"
-      die "could not fetch nvcc $1 from PyPI: pip install '$2' failed (its messages are above).
+      die "$(t "could not fetch nvcc $1 from PyPI: pip install '$2' failed (its messages are above).
   torch $torch_version was built with CUDA, and configuring it needs nvcc (not a GPU). Instead, name
     a CUDA ${1%%.*} toolkit:   CUDAToolkit_ROOT=/usr/local/cuda-$1 ./torchlings setup   (or CUDACXX=<its nvcc>)
-    or a CPU-only LibTorch:  LIBTORCH=<unpacked libtorch> ./torchlings setup   (or Torch_DIR=<its share/cmake/Torch>)"
+    or a CPU-only LibTorch:  LIBTORCH=<unpacked libtorch> ./torchlings setup   (or Torch_DIR=<its share/cmake/Torch>)" \
+"PyPI에서 nvcc(버전 $1)를 받지 못했습니다. pip install '$2' 명령이 실패했습니다(메시지는 위에 있습니다).
+  이 torch($torch_version)는 CUDA로 빌드되었으므로 구성하려면 nvcc가 필요합니다(GPU는 필요 없습니다). 대신
+    CUDA ${1%%.*} 툴킷을 지정하거나:   CUDAToolkit_ROOT=/usr/local/cuda-$1 ./torchlings setup   (또는 CUDACXX=<그 nvcc>)
+    CPU 전용 LibTorch를 지정하세요:  LIBTORCH=<압축을 푼 libtorch> ./torchlings setup   (또는 Torch_DIR=<그 share/cmake/Torch>)")"
     fi
-    [ -x "$tree/bin/nvcc" ] || die "PyPI's '$2' has no $tree/bin/nvcc; name a CUDA toolkit instead (CUDACXX=<nvcc>)"
+    [ -x "$tree/bin/nvcc" ] || die "$(t "PyPI's '$2' has no $tree/bin/nvcc; name a CUDA toolkit instead (CUDACXX=<nvcc>)" \
+                                        "PyPI의 '$2'에 $tree/bin/nvcc가 없습니다. 대신 CUDA 툴킷을 지정하세요(CUDACXX=<nvcc>)")"
   fi
   # The toolkit folder, in the layout CMake's FindCUDAToolkit expects: links to pip's files, the
   # torch's (cu13: nvidia/cu13; cu12: nvidia/<library>/), unversioned .so names, lib64 -> lib. nvcc
@@ -99,7 +109,8 @@ ${dir%/}"
   printf '#include <cuda_runtime.h>\n__global__ void probe(int *p) { *p = 1; }\n' >"$probe/probe.cu"
   if ! "$cuda_root/bin/nvcc" -c "$probe/probe.cu" -o "$probe/probe.o" >"$probe/log" 2>&1; then
     cat "$probe/log" >&2; rm -rf "$probe" "$cuda_dir/.complete"
-    die "nvcc $1 from PyPI ($cuda_root/bin/nvcc) does not compile a kernel (messages above); the next run installs it again"
+    die "$(t "nvcc $1 from PyPI ($cuda_root/bin/nvcc) does not compile a kernel (messages above); the next run installs it again" \
+             "PyPI에서 받은 nvcc($cuda_root/bin/nvcc, 버전 $1)가 커널을 컴파일하지 못합니다(메시지는 위에 있습니다). 다음 실행에서 다시 설치합니다")"
   fi
   rm -rf "$probe"
   printf '%s\n' "$2" >"$cuda_dir/.complete"

@@ -510,19 +510,29 @@ case $case_name in
     [ -e "$WORK/bin/build" ] && fail "the wrapper made a build/ folder beside the link"
     [ -e "$WORK/elsewhere/build" ] && fail "the wrapper made a build/ folder in the working folder"
     ;;
-  broken_venv)
-    # A cached venv whose python does not run: say so, and how to rebuild it.
-    mkdir -p "$WORK/course" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
+  broken_venv | broken_venv_ko)
+    # A cached venv whose python does not run: say so, and how to rebuild it; with a Korean locale
+    # (and no TORCHLINGS_LANG), in Korean, as the runner chooses its language.
+    mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
+    cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
+    cp "$SOURCE_ROOT/scripts/setup/cache_dir.sh" "$WORK/course/scripts/setup/"
     printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
-    env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH XDG_CACHE_HOME="$WORK/cache" \
-      TORCHLINGS_TORCH_SPEC="torch==0.0.0" sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
+    if [ "$case_name" = broken_venv_ko ]; then language=LANG=ko_KR.UTF-8; else language=TORCHLINGS_LANG=en; fi
+    env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH -u TORCHLINGS_LANG -u LC_ALL -u LC_MESSAGES \
+      "$language" XDG_CACHE_HOME="$WORK/cache" TORCHLINGS_TORCH_SPEC="torch==0.0.0" \
+      sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
     rc=$?; cat "$OUT"
-    grep -q "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    grep -Eq "missing system packages|시스템 패키지가 없습니다" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
-    expect "virtual environment .*venv-torch-0.0.0 is broken" "rm -rf"
-    expect_not "pip could not install" "installing the"
+    if [ "$case_name" = broken_venv_ko ]; then
+      expect "가상 환경이 망가져 있습니다.*venv-torch-0.0.0" "다음 실행에서 다시 만듭니다: +rm -rf"
+      expect_not "is broken"
+    else
+      expect "virtual environment .*venv-torch-0.0.0 is broken" "rm -rf"
+    fi
+    expect_not "pip could not install" "installing the" "설치합니다"
     ;;
   *)
     echo "faults.sh: no case called $case_name"; exit 2 ;;

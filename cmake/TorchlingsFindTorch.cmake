@@ -1,0 +1,111 @@
+# Where LibTorch is: the course's one search for it, for CMake (include(TorchlingsFindTorch), from
+# TorchlingsTorch.cmake) and for ./torchlings, which runs it as a script before configuring:
+#
+#   cmake [-D TORCHLINGS_TORCH_SEARCH=<steps>] [-D TORCHLINGS_TORCH_VENV=<venv>] [-D ...] \
+#         -P cmake/TorchlingsFindTorch.cmake
+#
+# prints the folder that holds TorchConfig.cmake (the Torch_DIR to configure with), or nothing
+# when no step finds one. The steps, in the order of TORCHLINGS_TORCH_SEARCH (default
+# "named;python;cache"), the first that answers wins:
+#   named   what the user names: Torch_DIR (a CMake variable, else the environment variable) when it
+#           holds TorchConfig.cmake; $LIBTORCH/share/cmake/Torch (an unpacked libtorch archive);
+#           for each entry of CMAKE_PREFIX_PATH (the CMake variable's, then the environment's),
+#           <entry>/share/cmake/Torch, then <entry>/Torch;
+#   python  the torch package (torch.utils.cmake_prefix_path) of TORCHLINGS_PYTHON, else of python3
+#           on PATH (Colab, GPU servers);
+#   cache   the torch package of the course's cache venv: TORCHLINGS_TORCH_VENV, by default
+#           venv/ in the course's cache folder (scripts/setup/cache_dir.sh names it), which
+#           ./torchlings creates on first use and every later build on the machine reuses.
+# ./torchlings passes TORCHLINGS_TORCH_SEARCH=named;cache and the venv of TORCHLINGS_TORCH_SPEC
+# when a torch is named: then python3's torch does not count.
+
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  cmake_policy(VERSION 3.25)   # CMakeLists.txt's floor (cmake/CheckCourseText.cmake holds it to it)
+endif()
+
+# The Torch folder of the torch package of `python` (<torch.utils.cmake_prefix_path>/Torch), or ""
+# when that Python does not exist, does not run, or has no torch.
+function(_torchlings_torch_dir_of_python python out_var)
+  set(${out_var} "" PARENT_SCOPE)
+  if(python AND EXISTS "${python}")
+    execute_process(
+      COMMAND "${python}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
+      OUTPUT_VARIABLE prefix ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(rc EQUAL 0 AND NOT prefix STREQUAL "")
+      set(${out_var} "${prefix}/Torch" PARENT_SCOPE)
+    endif()
+  endif()
+endfunction()
+
+# The folders of the named step, in order; the first that holds TorchConfig.cmake counts.
+function(_torchlings_named_torch_dirs out_var)
+  set(dirs "${Torch_DIR}" "$ENV{Torch_DIR}")
+  if(NOT "$ENV{LIBTORCH}" STREQUAL "")
+    list(APPEND dirs "$ENV{LIBTORCH}/share/cmake/Torch")
+  endif()
+  string(REPLACE ":" ";" env_prefixes "$ENV{CMAKE_PREFIX_PATH}")
+  foreach(prefix IN LISTS CMAKE_PREFIX_PATH env_prefixes)
+    if(NOT prefix STREQUAL "")
+      list(APPEND dirs "${prefix}/share/cmake/Torch" "${prefix}/Torch")
+    endif()
+  endforeach()
+  set(${out_var} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_find_torch(<out_var>): the Torch_DIR that the steps of TORCHLINGS_TORCH_SEARCH find
+# (see the top of this file), or "".
+function(torchlings_find_torch out_var)
+  set(steps "named;python;cache")
+  if(DEFINED TORCHLINGS_TORCH_SEARCH)
+    set(steps "${TORCHLINGS_TORCH_SEARCH}")
+  endif()
+  set(${out_var} "" PARENT_SCOPE)
+  # Each step's candidates: Torch folders, or python=<a Python> for its torch package's folder
+  # (asked only when no candidate before it answered: importing torch takes seconds).
+  foreach(step IN LISTS steps)
+    set(candidates "")
+    if(step STREQUAL "named")
+      _torchlings_named_torch_dirs(candidates)
+    elseif(step STREQUAL "python")
+      find_program(_tl_python3 NAMES python3 python NO_CACHE)
+      set(candidates "python=${TORCHLINGS_PYTHON}" "python=${_tl_python3}")
+    elseif(step STREQUAL "cache")
+      set(venv "${TORCHLINGS_TORCH_VENV}")
+      if(venv STREQUAL "")
+        execute_process(COMMAND sh "${_TORCHLINGS_FIND_TORCH_DIR}/../scripts/setup/cache_dir.sh"
+                        OUTPUT_VARIABLE cache_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
+        set(venv "${cache_dir}/venv")
+      endif()
+      set(candidates "python=${venv}/bin/python")
+    endif()
+    foreach(dir IN LISTS candidates)
+      if(dir MATCHES "^python=(.*)$")
+        _torchlings_torch_dir_of_python("${CMAKE_MATCH_1}" dir)
+      endif()
+      if(NOT dir STREQUAL "" AND EXISTS "${dir}/TorchConfig.cmake")
+        set(${out_var} "${dir}" PARENT_SCOPE)
+        return()
+      endif()
+    endforeach()
+    # A configure also asks find_package, which looks further (Torch_ROOT, the user package
+    # registry, system prefixes such as a distribution's libtorch-dev). It loads what it finds, so
+    # it comes after the folders named above; a script cannot call it.
+    if(step STREQUAL "named" AND NOT CMAKE_SCRIPT_MODE_FILE)
+      find_package(Torch QUIET CONFIG)
+      if(Torch_FOUND)
+        set(${out_var} "${Torch_DIR}" PARENT_SCOPE)
+        return()
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+set(_TORCHLINGS_FIND_TORCH_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+# --- Script mode: print what the search finds. ---
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+  torchlings_find_torch(torch_dir)
+  if(torch_dir)
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E echo "${torch_dir}")
+  endif()
+endif()
