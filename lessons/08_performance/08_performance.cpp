@@ -57,6 +57,14 @@ torchlings::TimingSummary time_op(const c10::Device& device, const std::function
     return torchlings::time_on_device(device, work, kRepetitions, kWarmup);
 }
 
+bool gpu_section(const std::string& title, const c10::Device& device) {
+    torchlings::print_section(title);
+    if (!device.is_cuda()) {
+        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+    }
+    return device.is_cuda();
+}
+
 }  // namespace lesson08
 /** @endcond */
 
@@ -295,9 +303,7 @@ void show_sweep(const c10::Device& device, std::vector<Record>& records) {
 
 /// Larger matmuls, GPU only: the CPU would take seconds each.
 void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
-    print_section("GPU: large matmuls");
-    if (!device.is_cuda()) {
-        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+    if (!lesson08::gpu_section("GPU: large matmuls", device)) {
         return;
     }
     for (const std::int64_t n : {2048, 4096, 8192}) {

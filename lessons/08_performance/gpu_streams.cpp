@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cstdint>
 #include <iostream>
+#include <string>
 
 #include "lesson08.h"
 
@@ -30,13 +31,23 @@
 namespace lesson08 {
 
 using torchlings::print_field;
-using torchlings::print_section;
+
+#if !TL_HAVE_CUDA_STREAMS
+namespace {
+
+/// A GPU section that this LibTorch (without c10's CUDA stream headers) cannot compile.
+void without_stream_headers(const std::string& title, const c10::Device& device) {
+    torchlings::print_section(title);
+    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
+              << ")\n";
+}
+
+}  // namespace
+#endif
 
 void show_async(const c10::Device& device) {
-    print_section("GPU: asynchronous copies and a second stream");
 #if TL_HAVE_CUDA_STREAMS
-    if (!device.is_cuda()) {
-        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+    if (!gpu_section("GPU: asynchronous copies and a second stream", device)) {
         return;
     }
     constexpr std::int64_t kElements = std::int64_t{16} << 20;  // 64 MiB of float32
@@ -71,8 +82,7 @@ void show_async(const c10::Device& device) {
     print_field("matmul then copy", ms(serial.median_ms));
     print_field("copy on a second stream", ms(overlapped.median_ms));
 #else
-    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
-              << ")\n";
+    without_stream_headers("GPU: asynchronous copies and a second stream", device);
 #endif
 }
 
@@ -80,10 +90,8 @@ void show_async(const c10::Device& device) {
 // time its launch takes. Eager, the GPU waits for the host between kernels; captured once into a
 // CUDA graph, one replay launches all 200.
 void show_cuda_graph(const c10::Device& device) {
-    print_section("GPU: a launch-bound step replayed as a CUDA graph");
 #if TL_HAVE_CUDA_STREAMS
-    if (!device.is_cuda()) {
-        std::cout << "- skipped: needs --device cuda (this run uses " << device.str() << ")\n";
+    if (!gpu_section("GPU: a launch-bound step replayed as a CUDA graph", device)) {
         return;
     }
     constexpr int kKernels = 200;
@@ -119,8 +127,7 @@ void show_cuda_graph(const c10::Device& device) {
                 ms(replayed.median_ms) + " (" + torchlings::fixed(ratio, 1) + "x the eager speed)");
     print_field("Same result", output.equal(expected) ? "yes" : "NO");
 #else
-    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
-              << ")\n";
+    without_stream_headers("GPU: a launch-bound step replayed as a CUDA graph", device);
 #endif
 }
 

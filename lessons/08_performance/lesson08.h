@@ -46,6 +46,10 @@ void show_autocast(const c10::Device& device, std::vector<Record>& records);
 /// Section 6: a float16 gradient lost without loss scaling, kept with it, and the scaler's ops.
 void show_loss_scaling();
 
+/// Prints a GPU section's title and, on any device but CUDA, the line saying it is skipped; true
+/// when the section runs.
+bool gpu_section(const std::string& title, const c10::Device& device);
+
 /// GPU: an asynchronous copy from pinned memory, and a copy on a second stream (gpu_streams.cpp).
 void show_async(const c10::Device& device);
 

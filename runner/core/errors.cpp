@@ -17,8 +17,10 @@ int seriousness(ExitCode code) {
         ExitCode::kEnvironment, ExitCode::kInternal, ExitCode::kInterrupted,
     };
     const auto* found = std::find(kLeastFirst.begin(), kLeastFirst.end(), code);
-    return found != kLeastFirst.end() ? static_cast<int>(found - kLeastFirst.begin())
-                                      : 7;  // as serious as a bug in the runner
+    if (found == kLeastFirst.end()) {  // not an exit code of the list: a bug in the runner
+        found = std::find(kLeastFirst.begin(), kLeastFirst.end(), ExitCode::kInternal);
+    }
+    return static_cast<int>(found - kLeastFirst.begin());
 }
 
 }  // namespace

@@ -64,14 +64,14 @@ std::string last_line(const std::string& text) {
 }
 
 /// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
-/// prints in this environment; nothing when the script cannot run.
+/// prints in this environment (asked once a run); nothing when the script cannot run.
 std::optional<fs::path> course_cache_dir() {
-    const auto printed = tool_output("sh", {kCacheDirScript});
-    const std::string folder = printed ? trim(*printed) : std::string();
-    if (folder.empty()) {
-        return std::nullopt;
-    }
-    return fs::path(folder);
+    static const std::optional<fs::path> folder = []() -> std::optional<fs::path> {
+        const auto printed = tool_output("sh", {kCacheDirScript});
+        const std::string text = printed ? trim(*printed) : std::string();
+        return text.empty() ? std::nullopt : std::optional<fs::path>(text);
+    }();
+    return folder;
 }
 
 /// Whether `path` lies in `folder` (compared as written, after removing . and ..).
