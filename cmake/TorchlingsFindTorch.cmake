@@ -4,8 +4,8 @@
 #   cmake [-D TORCHLINGS_TORCH_SEARCH=<steps>] [-D TORCHLINGS_TORCH_VENV=<venv>] [-D ...] \
 #         -P cmake/TorchlingsFindTorch.cmake
 #
-# prints the folder that holds TorchConfig.cmake (the Torch_DIR to configure with), or nothing
-# when no step finds one. The steps, in the order of TORCHLINGS_TORCH_SEARCH (default
+# prints the folder that holds TorchConfig.cmake (the Torch_DIR to configure with) and, on a second
+# line, where it was found (see torchlings_find_torch), or nothing when no step finds one. The steps, in the order of TORCHLINGS_TORCH_SEARCH (default
 # "named;python;cache"), the first that answers wins:
 #   named   what the user names: Torch_DIR (a CMake variable, else the environment variable) when it
 #           holds TorchConfig.cmake; $LIBTORCH/share/cmake/Torch (an unpacked libtorch archive);
@@ -37,38 +37,45 @@ function(_torchlings_torch_dir_of_python python out_var)
   endif()
 endfunction()
 
-# The folders of the named step, in order; the first that holds TorchConfig.cmake counts.
+# The candidates of the named step, in order, each "<folder>|<where it comes from>"; the first
+# folder that holds TorchConfig.cmake counts.
 function(_torchlings_named_torch_dirs out_var)
-  set(dirs "${Torch_DIR}" "$ENV{Torch_DIR}")
+  set(dirs "${Torch_DIR}|Torch_DIR" "$ENV{Torch_DIR}|Torch_DIR")
   if(NOT "$ENV{LIBTORCH}" STREQUAL "")
-    list(APPEND dirs "$ENV{LIBTORCH}/share/cmake/Torch")
+    list(APPEND dirs "$ENV{LIBTORCH}/share/cmake/Torch|LIBTORCH=$ENV{LIBTORCH}")
   endif()
   string(REPLACE ":" ";" env_prefixes "$ENV{CMAKE_PREFIX_PATH}")
   foreach(prefix IN LISTS CMAKE_PREFIX_PATH env_prefixes)
     if(NOT prefix STREQUAL "")
-      list(APPEND dirs "${prefix}/share/cmake/Torch" "${prefix}/Torch")
+      list(APPEND dirs "${prefix}/share/cmake/Torch|CMAKE_PREFIX_PATH's ${prefix}"
+                       "${prefix}/Torch|CMAKE_PREFIX_PATH's ${prefix}")
     endif()
   endforeach()
   set(${out_var} "${dirs}" PARENT_SCOPE)
 endfunction()
 
-# torchlings_find_torch(<out_var>): the Torch_DIR that the steps of TORCHLINGS_TORCH_SEARCH find
-# (see the top of this file), or "".
+# torchlings_find_torch(<out_var> [<origin_var>]): the Torch_DIR that the steps of
+# TORCHLINGS_TORCH_SEARCH find (see the top of this file), or "". <origin_var> gets where it was
+# found, in words (`doctor` shows them): "Torch_DIR", "LIBTORCH=<folder>", "CMAKE_PREFIX_PATH's
+# <entry>", "python3's torch package <folder>", "the course's cache venv <venv>" or "CMake's
+# package search".
 function(torchlings_find_torch out_var)
   set(steps "named;python;cache")
   if(DEFINED TORCHLINGS_TORCH_SEARCH)
     set(steps "${TORCHLINGS_TORCH_SEARCH}")
   endif()
   set(${out_var} "" PARENT_SCOPE)
-  # Each step's candidates: Torch folders, or python=<a Python> for its torch package's folder
-  # (asked only when no candidate before it answered: importing torch takes seconds).
+  # Each step's candidates, "<candidate>|<origin>": a Torch folder, or python=<a Python> for its
+  # torch package's folder (asked only when no candidate before it answered: importing torch takes
+  # seconds).
   foreach(step IN LISTS steps)
     set(candidates "")
     if(step STREQUAL "named")
       _torchlings_named_torch_dirs(candidates)
     elseif(step STREQUAL "python")
       find_program(_tl_python3 NAMES python3 python NO_CACHE)
-      set(candidates "python=${TORCHLINGS_PYTHON}" "python=${_tl_python3}")
+      set(candidates "python=${TORCHLINGS_PYTHON}|python3's torch package"
+                     "python=${_tl_python3}|python3's torch package")
     elseif(step STREQUAL "cache")
       set(venv "${TORCHLINGS_TORCH_VENV}")
       if(venv STREQUAL "")
@@ -76,14 +83,25 @@ function(torchlings_find_torch out_var)
                         OUTPUT_VARIABLE cache_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
         set(venv "${cache_dir}/venv")
       endif()
-      set(candidates "python=${venv}/bin/python")
+      set(candidates "python=${venv}/bin/python|the course's cache venv ${venv}")
     endif()
-    foreach(dir IN LISTS candidates)
+    foreach(candidate IN LISTS candidates)
+      string(FIND "${candidate}" "|" bar REVERSE)
+      string(SUBSTRING "${candidate}" 0 ${bar} dir)
+      math(EXPR bar "${bar} + 1")
+      string(SUBSTRING "${candidate}" ${bar} -1 origin)
       if(dir MATCHES "^python=(.*)$")
         _torchlings_torch_dir_of_python("${CMAKE_MATCH_1}" dir)
+        if(origin MATCHES "^python3")
+          get_filename_component(package "${dir}/../../.." ABSOLUTE)
+          string(APPEND origin " ${package}")
+        endif()
       endif()
       if(NOT dir STREQUAL "" AND EXISTS "${dir}/TorchConfig.cmake")
         set(${out_var} "${dir}" PARENT_SCOPE)
+        if(ARGC GREATER 1)
+          set(${ARGV1} "${origin}" PARENT_SCOPE)
+        endif()
         return()
       endif()
     endforeach()
@@ -94,6 +112,9 @@ function(torchlings_find_torch out_var)
       find_package(Torch QUIET CONFIG)
       if(Torch_FOUND)
         set(${out_var} "${Torch_DIR}" PARENT_SCOPE)
+        if(ARGC GREATER 1)
+          set(${ARGV1} "CMake's package search" PARENT_SCOPE)
+        endif()
         return()
       endif()
     endif()
@@ -104,8 +125,9 @@ set(_TORCHLINGS_FIND_TORCH_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # --- Script mode: print what the search finds. ---
 if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
-  torchlings_find_torch(torch_dir)
+  torchlings_find_torch(torch_dir origin)
   if(torch_dir)
     execute_process(COMMAND "${CMAKE_COMMAND}" -E echo "${torch_dir}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E echo "${origin}")
   endif()
 endif()

@@ -31,10 +31,17 @@ endfunction()
 
 include(TorchlingsFindTorch)   # the search, shared with ./torchlings
 if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
-  torchlings_find_torch(_tl_torch_dir)
+  torchlings_find_torch(_tl_torch_dir _tl_torch_origin)
   if(_tl_torch_dir)
     set(Torch_DIR "${_tl_torch_dir}" CACHE PATH "Folder holding TorchConfig.cmake" FORCE)
+    # Where the search found it, for `doctor`, kept with the folder it is about: a Torch_DIR
+    # given later on the command line makes it stale.
+    set(TORCHLINGS_TORCH_ORIGIN "${_tl_torch_origin}|${_tl_torch_dir}" CACHE INTERNAL "")
   endif()
+endif()
+set(_tl_torch_origin "Torch_DIR")   # given to CMake, or kept in its cache
+if(TORCHLINGS_TORCH_ORIGIN MATCHES "^(.*)\\|(.*)$" AND CMAKE_MATCH_2 STREQUAL Torch_DIR)
+  set(_tl_torch_origin "${CMAKE_MATCH_1}")
 endif()
 
 if(NOT Torch_DIR OR NOT EXISTS "${Torch_DIR}/TorchConfig.cmake")
@@ -275,7 +282,8 @@ endif()
 foreach(_tl_pair IN ITEMS "nvcc;CMAKE_CUDA_COMPILER" "nvcc_version;TORCHLINGS_NVCC_VERSION"
                           "cuda_from;_tl_cuda_from" "cuda_note;_tl_cuda_note"
                           "torch_cuda;_torch_cuda" "gloo;TORCHLINGS_GLOO_INCLUDE_DIR"
-                          "torchrun;TORCHLINGS_TORCHRUN" "chosen_by;TORCHLINGS_CXX_CHOSEN_BY")
+                          "torchrun;TORCHLINGS_TORCHRUN" "chosen_by;TORCHLINGS_CXX_CHOSEN_BY"
+                          "found_by;_tl_torch_origin")
   list(GET _tl_pair 0 _tl_key)
   list(GET _tl_pair 1 _tl_var)
   set(_tl_value "${${_tl_var}}")
@@ -304,6 +312,7 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cuda_kernels\": ${_kernels_json},
   \"cuda_architectures\": \"${TORCHLINGS_CUDA_ARCHITECTURES}\",
   \"torch_dir\": \"${Torch_DIR}\",
+  \"torch_found_by\": ${_found_by_json},
   \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
   \"nvcc\": ${_nvcc_json},

@@ -60,12 +60,11 @@ if [ "$full" = 1 ]; then
   TORCHLINGS_PRESET=dev exec ./torchlings test
 fi
 
-# The wrapper installs the wheel into its own venv and configures build/compat-<spec>; doctor
-# prints what was found (and fails on nothing that a build would not also report).
+# The wrapper installs the wheel into its own venv and configures the build folder named here;
+# doctor prints what was found (and fails on nothing that a build would not also report).
 start=$(date +%s)
-TORCHLINGS_PRESET=compat ./torchlings doctor >/dev/null || true
-# The wrapper's name for this spec's build folder (see VENV and BUILD in ./torchlings).
-build="$ROOT/build/compat-$(printf '%s' "$TORCHLINGS_TORCH_SPEC" | sed 's/[^A-Za-z0-9.]\{1,\}/-/g')"
+build="$ROOT/build/compat-$(printf '%s' "$TORCHLINGS_TORCH_SPEC" | tr -c 'A-Za-z0-9.' '-')"
+TORCHLINGS_PRESET=compat TORCHLINGS_BUILD_DIR=$build ./torchlings doctor >/dev/null || true
 [ -f "$build/CMakeCache.txt" ] || die "the wrapper did not configure a compat build (see above)"
 grep -q "CMAKE_CXX_COMPILER:.*$CXX" "$build/CMakeCache.txt" \
   || die "$build was configured with another compiler; remove it and run again"

@@ -56,42 +56,6 @@ RecordedConfig load_config(const Context& context) {
     return config;
 }
 
-/// Where the build's LibTorch comes from: the first of ./torchlings's sources that names its
-/// folder (Torch_DIR, LIBTORCH, CMAKE_PREFIX_PATH, the course's cache venv, python3's torch).
-std::string libtorch_origin(const fs::path& torch_dir) {
-    const auto variable = [](const char* name) {
-        const char* value = std::getenv(name);
-        return std::string(value != nullptr ? value : "");
-    };
-    if (!variable("Torch_DIR").empty() &&
-        fs::path(variable("Torch_DIR")).lexically_normal() == torch_dir.lexically_normal()) {
-        return "Torch_DIR";
-    }
-    if (!variable("LIBTORCH").empty() && is_under(torch_dir, variable("LIBTORCH"))) {
-        return "LIBTORCH=" + variable("LIBTORCH");
-    }
-    std::istringstream prefixes(variable("CMAKE_PREFIX_PATH"));
-    for (std::string prefix; std::getline(prefixes, prefix, ':');) {
-        if (!prefix.empty() && is_under(torch_dir, prefix)) {
-            return "CMAKE_PREFIX_PATH's " + prefix;
-        }
-    }
-    if (const auto cache_dir = course_cache_dir(); cache_dir && is_under(torch_dir, *cache_dir)) {
-        // venv, or venv-<spec> for TORCHLINGS_TORCH_SPEC: the first folder below the cache folder.
-        const fs::path cache = cache_dir->lexically_normal();
-        const fs::path venv =
-            cache / *torch_dir.lexically_normal().lexically_relative(cache).begin();
-        return "the course's cache venv " + venv.string();
-    }
-    for (fs::path folder = torch_dir; folder.has_relative_path(); folder = folder.parent_path()) {
-        if (folder.filename() == "torch" && (folder.parent_path().filename() == "site-packages" ||
-                                             folder.parent_path().filename() == "dist-packages")) {
-            return "python3's torch package " + folder.string();
-        }
-    }
-    return "Torch_DIR given to CMake";
-}
-
 /// The libraries the build was configured with: LibTorch and Catch2.
 void report_libraries(Report& report, const RecordedConfig& recorded) {
     if (!recorded.problem.empty()) {
@@ -100,10 +64,12 @@ void report_libraries(Report& report, const RecordedConfig& recorded) {
     const json& config = recorded.values;
     const std::string torch = string_value(config, "torch_version");
     const std::string torch_cuda = string_value(config, "torch_cuda_version");
-    const std::string torch_dir = string_value(config, "torch_dir");
+    // Where configure's search found it (cmake/TorchlingsFindTorch.cmake); not recorded by an
+    // older course.
+    const std::string found_by = string_value(config, "torch_found_by");
     report.ok("LibTorch", (torch.empty() ? std::string("version unknown") : torch) + ", " +
                               (torch_cuda.empty() ? "CPU only" : "CUDA " + torch_cuda) +
-                              "  (from " + libtorch_origin(fs::path(torch_dir)) + ")");
+                              (found_by.empty() ? "" : "  (from " + found_by + ")"));
     if (!config.contains("catch2_version")) {
         report.note("Catch2", "version not recorded (the build was configured by an older course)");
         return;

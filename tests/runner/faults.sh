@@ -516,7 +516,7 @@ case $case_name in
     mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
     cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
-    cp "$SOURCE_ROOT/scripts/setup/cache_dir.sh" "$WORK/course/scripts/setup/"
+    cp "$SOURCE_ROOT/scripts/setup/cache_dir.sh" "$SOURCE_ROOT/scripts/setup/language.sh" "$WORK/course/scripts/setup/"
     printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     if [ "$case_name" = broken_venv_ko ]; then language=LANG=ko_KR.UTF-8; else language=TORCHLINGS_LANG=en; fi
