@@ -1,7 +1,7 @@
 /// @file
 /// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
 #include <algorithm>
-#include <cctype>
+#include <map>
 #include <ostream>
 #include <system_error>
 #include <tuple>
@@ -34,38 +34,28 @@ void report_build_error(Context& context, const CheckOutcome& outcome) {
 /// The line for one test case: mark, name, and why it was skipped or stopped.
 void report_case(const Context& context, const TestProgramRun& run, const TestCaseResult& result) {
     const Style& style = context.style();
-    std::ostream& out = context.out();
-    switch (result.status) {
-        case CaseStatus::kPassed:
-            if (run.verdict == Verdict::kContradicted || run.verdict == Verdict::kRefused) {
-                out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
-                    << style.dim(context.message(Msg::kCaseNotTrusted)) << "\n";
-                return;
-            }
-            out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
-            return;
-        case CaseStatus::kSkipped:
-            out << "  " << style.warn(std::string(style.skip_mark())) << " " << result.name
-                << style.dim(context.message(Msg::kCaseSkipped, {result.skip_reason})) << "\n";
-            return;
-        case CaseStatus::kFailed:
-        case CaseStatus::kUnfinished:
-            break;
+    const bool trusted = run.verdict != Verdict::kContradicted && run.verdict != Verdict::kRefused;
+    if (result.status == CaseStatus::kPassed && trusted) {
+        context.out() << "  " << style.good(std::string(style.pass_mark())) << " " << result.name
+                      << "\n";
+        return;
     }
+    std::string mark = style.bad(std::string(style.fail_mark()));
     std::string note;
-    if (&result == run.events.interrupted_case()) {
-        if (run.verdict == Verdict::kTimedOut) {
-            note = context.message(Msg::kCaseStoppedHere);
-        }
-        if (run.verdict == Verdict::kCrashed) {
-            note = context.message(Msg::kCaseCrashedHere);
-        }
-        if (run.verdict == Verdict::kExitedEarly) {
-            note = context.message(Msg::kCaseExitedHere);
+    if (result.status == CaseStatus::kPassed) {
+        note = context.message(Msg::kCaseNotTrusted);
+    } else if (result.status == CaseStatus::kSkipped) {
+        mark = style.warn(std::string(style.skip_mark()));
+        note = context.message(Msg::kCaseSkipped, {result.skip_reason});
+    } else if (&result == run.events.interrupted_case()) {
+        const std::map<Verdict, Msg> notes{{Verdict::kTimedOut, Msg::kCaseStoppedHere},
+                                           {Verdict::kCrashed, Msg::kCaseCrashedHere},
+                                           {Verdict::kExitedEarly, Msg::kCaseExitedHere}};
+        if (const auto found = notes.find(run.verdict); found != notes.end()) {
+            note = context.message(found->second);
         }
     }
-    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
-        << style.dim(note) << "\n";
+    context.out() << "  " << mark << " " << result.name << style.dim(note) << "\n";
 }
 
 void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
@@ -133,13 +123,13 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
     if (!stop) {
         return;
     }
-    const TestCaseResult* running = run.events.interrupted_case();
     std::ostream& out = context.out();
     out << "\n"
         << context.style().bad(
                message(language, Msg::kStopLine, {stop->headline, stop_where(run, language)}))
         << "\n  " << stop->detail << "\n";
-    if (const std::string site = crash_site(context, running, language); !site.empty()) {
+    if (const std::string site = crash_site(context, run.events.interrupted_case(), language);
+        !site.empty()) {
         out << "  " << site << "\n";
     }
 }
@@ -154,24 +144,18 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     if (skipped > 0) {
         summary += context.message(Msg::kTestsSkipped, {skipped});
     }
-    context.out() << "\n";
+    std::string line = style.bad(summary);
     if (run.verdict == Verdict::kPassed) {
-        context.out() << style.good(context.message(Msg::kDone, {summary})) << "\n";
+        line = style.good(context.message(Msg::kDone, {summary}));
     } else if (run.verdict == Verdict::kContradicted) {
-        context.out() << style.bad(context.message(Msg::kNotPassedContradicted,
-                                                   {exercise.id, run.process.exit_code}))
-                      << "\n";
+        line = style.bad(
+            context.message(Msg::kNotPassedContradicted, {exercise.id, run.process.exit_code}));
     } else if (run.verdict == Verdict::kRefused) {
-        context.out() << style.bad(
-                             context.message(Msg::kNotPassedRefused, {exercise.id, run.refusal}))
-                      << "\n";
+        line = style.bad(context.message(Msg::kNotPassedRefused, {exercise.id, run.refusal}));
     } else if (run.verdict == Verdict::kAllSkipped) {
-        context.out() << style.warn(
-                             context.message(Msg::kAllSkipped, {exercise.id, skipped, total}))
-                      << "\n";
-    } else {
-        context.out() << style.bad(summary) << "\n";
+        line = style.warn(context.message(Msg::kAllSkipped, {exercise.id, skipped, total}));
     }
+    context.out() << "\n" << line << "\n";
 }
 
 void suggest_hint(Context& context, const Exercise& exercise) {
@@ -228,6 +212,23 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
             << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
     }
     report_summary(context, exercise, run);
+}
+
+/// After a pass: prints the command for the exercise that comes next in the course.
+void suggest_next(Context& context, const Exercise& passed) {
+    const std::vector<Exercise>& all = context.course().exercises();
+    const auto found =
+        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == passed.id; });
+    if (found == all.end() || found + 1 == all.end()) {
+        context.out() << context.message(Msg::kLastExercise) << "\n";
+        return;
+    }
+    const Exercise& next = *(found + 1);
+    context.out() << context.message(Msg::kNext, {kCommand, next.id});
+    if (next.lesson != passed.lesson) {
+        context.out() << context.message(Msg::kLessonBegins, {next.lesson});
+    }
+    context.out() << "\n";
 }
 
 }  // namespace
@@ -287,24 +288,6 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
     context.state().record_check(exercise.id, outcome.status, source_hash);
     context.save_state();
     return outcome;
-}
-
-/// After a pass: the exercise that comes next in the course, if any.
-void suggest_next(Context& context, const Exercise& passed) {
-    const std::vector<Exercise>& all = context.course().exercises();
-    for (std::size_t i = 0; i + 1 < all.size(); ++i) {
-        if (all[i].id != passed.id) {
-            continue;
-        }
-        const Exercise& next = all[i + 1];
-        context.out() << context.message(Msg::kNext, {kCommand, next.id});
-        if (next.lesson != passed.lesson) {
-            context.out() << context.message(Msg::kLessonBegins, {next.lesson});
-        }
-        context.out() << "\n";
-        return;
-    }
-    context.out() << context.message(Msg::kLastExercise) << "\n";
 }
 
 CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& exercises,

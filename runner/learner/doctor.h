@@ -65,22 +65,14 @@ class Report {
     std::vector<std::string> problems_;
 };
 
-/// The output of `program args...`, or nothing when it cannot run or fails.
-std::optional<std::string> tool_output(const std::filesystem::path& program,
-                                       std::vector<std::string> args);
-
 /// A string value of the configuration, or "" when absent or not a string.
 std::string string_value(const nlohmann::json& config, const char* key);
 
 /// "1 lesson", "7 lessons".
 std::string plural(std::size_t count, const std::string& noun);
 
-/// The first and the last line of a tool's output.
-std::string first_line(const std::string& text);
-std::string last_line(const std::string& text);
-
-/// The course's cache folder, as ./torchlings names it (scripts/setup/cache_dir.sh, run here);
-/// nothing when that script cannot run.
+/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
+/// prints in this environment (asked once a run); nothing when the script cannot run.
 std::optional<std::filesystem::path> course_cache_dir();
 
 /// Whether `path` lies in `folder` (compared as written, after removing . and ..).

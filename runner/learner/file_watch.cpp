@@ -88,13 +88,8 @@ FileWatch::FileWatch(fs::path file, bool force_poll, std::chrono::milliseconds p
     notify_fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (notify_fd_ < 0) {
         reason_ = std::string("file notifications are unavailable: ") + std::strerror(errno);
-        return;
-    }
-    if (inotify_add_watch(notify_fd_, folder.c_str(), kNotifyMask) < 0) {
-        const int error = errno;
-        ::close(notify_fd_);
-        notify_fd_ = -1;
-        reason_ = "cannot watch " + folder.string() + ": " + std::strerror(error);
+    } else if (inotify_add_watch(notify_fd_, folder.c_str(), kNotifyMask) < 0) {
+        fall_back_to_polling("cannot watch " + folder.string() + ": " + std::strerror(errno));
     }
 #else
     reason_ = "file notifications are not supported on this system";

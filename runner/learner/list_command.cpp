@@ -106,8 +106,7 @@ ExitCode list_command(Context& context, bool json) {
             const ExerciseStatus status = context.status_of(*exercise);
             if (status == ExerciseStatus::kDone) {
                 ++done;
-            }
-            if (status != ExerciseStatus::kDone && next == nullptr) {
+            } else if (next == nullptr) {
                 next = exercise;
             }
             std::string id = exercise->id;
@@ -121,8 +120,8 @@ ExitCode list_command(Context& context, bool json) {
         }
         out << "\n";
     }
-    out << style.dim(context.message(Msg::kListLegend)) << "\n";
-    out << context.message(Msg::kListProgress, {done, course.exercises().size()});
+    out << style.dim(context.message(Msg::kListLegend)) << "\n"
+        << context.message(Msg::kListProgress, {done, course.exercises().size()});
     if (next != nullptr) {
         out << context.message(Msg::kListNext, {kCommand, next->id});
     }
