@@ -4,10 +4,7 @@
 #include <map>
 #include <ostream>
 #include <system_error>
-#include <tuple>
 
-#include "core/compiler_log.h"
-#include "core/exercise_run.h"
 #include "core/hashing.h"
 #include "core/messages.h"
 #include "core/mistake_catalogue.h"
@@ -22,14 +19,6 @@ namespace {
 
 /// How many lines of a failing test program's own output to show.
 constexpr std::size_t kOutputTailLines = 20;
-
-void report_build_error(Context& context, const CheckOutcome& outcome) {
-    const std::vector<std::string> lines = build_error_lines(context, outcome);
-    context.out() << "  " << context.style().bad(lines.front()) << "\n";
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        context.out() << "  " << lines[i] << "\n";
-    }
-}
 
 /// The line for one test case: mark, name, and why it was skipped or stopped.
 void report_case(const Context& context, const TestProgramRun& run, const TestCaseResult& result) {
@@ -158,25 +147,6 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     context.out() << "\n" << line << "\n";
 }
 
-void suggest_hint(Context& context, const Exercise& exercise) {
-    if (exercise.hints.empty()) {
-        return;
-    }
-    context.out() << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
-}
-
-/// The verdict as an exit code and a status for the progress file.
-std::pair<ExitCode, ExerciseStatus> verdict_outcome(Verdict verdict) {
-    switch (verdict) {
-        case Verdict::kPassed:
-            return {ExitCode::kOk, ExerciseStatus::kDone};
-        case Verdict::kAllSkipped:
-            return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
-        default:
-            return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
-    }
-}
-
 void report_run(Context& context, const Exercise& exercise, const TestProgramRun& run) {
     std::ostream& out = context.out();
     if (run.verdict == Verdict::kNoReport) {
@@ -189,16 +159,15 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     for (const TestCaseResult& result : run.events.cases) {
         report_case(context, run, result);
     }
-    const std::vector<std::string> not_run = cases_not_run(run);
-    for (const std::string& name : not_run) {
+    for (const std::string& name : cases_not_run(run)) {
         out << "  " << context.style().dim(context.message(Msg::kCaseNotRun, {name})) << "\n";
     }
     if (run.verdict == Verdict::kNoTests) {
         out << context.message(Msg::kNoTestCasesRan) << "\n";
     }
 
-    const TestCaseResult* failed = run.events.first_failure();
-    if (run.verdict == Verdict::kFailed && failed != nullptr) {
+    if (const TestCaseResult* failed = run.events.first_failure();
+        run.verdict == Verdict::kFailed && failed != nullptr) {
         report_failure(context, exercise, *failed);
     }
     if (run.verdict != Verdict::kRefused) {
@@ -236,8 +205,7 @@ void suggest_next(Context& context, const Exercise& passed) {
 CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built) {
     std::ostream& out = context.out();
     const Style& style = context.style();
-    const Course& course = context.course();
-    const fs::path learner = course.learner_file(exercise);
+    const fs::path learner = context.course().learner_file(exercise);
     std::error_code error;
     if (fs::is_directory(learner, error)) {
         throw EnvironmentError("The exercise file " + context.show(learner) +
@@ -257,16 +225,14 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         << "\n";
     CheckOutcome outcome;
     outcome.exercise = &exercise;
-    if (built) {
-        outcome.build.ok = true;  // by the one build call of every selected exercise
-    } else {
-        outcome.build = build_target(context, "ex_" + exercise.id);
-    }
+    outcome.build = built ? BuildResult{.ok = true} : build_target(context, "ex_" + exercise.id);
     if (!outcome.build.ok) {
         outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
-        report_build_error(context, outcome);
+        const std::vector<std::string> lines = build_error_lines(context, outcome);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            out << "  " << (i == 0 ? style.bad(lines[i]) : lines[i]) << "\n";
+        }
         out << "\n" << style.bad(context.message(Msg::kBuildError, {exercise.id})) << "\n";
-        suggest_hint(context, exercise);
         outcome.code = ExitCode::kBuildError;
         outcome.status = ExerciseStatus::kBuildError;
     } else {
@@ -280,10 +246,17 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
             run.verdict = Verdict::kRefused;
         }
         report_run(context, exercise, *outcome.run);
-        std::tie(outcome.code, outcome.status) = verdict_outcome(outcome.run->verdict);
-        if (outcome.code == ExitCode::kTestsFailed) {
-            suggest_hint(context, exercise);
-        }
+        const Verdict verdict = outcome.run->verdict;
+        outcome.code = verdict == Verdict::kPassed       ? ExitCode::kOk
+                       : verdict == Verdict::kAllSkipped ? ExitCode::kAllSkipped
+                                                         : ExitCode::kTestsFailed;
+        outcome.status = verdict == Verdict::kPassed       ? ExerciseStatus::kDone
+                         : verdict == Verdict::kAllSkipped ? ExerciseStatus::kSkipped
+                                                           : ExerciseStatus::kFailing;
+    }
+    if ((outcome.code == ExitCode::kBuildError || outcome.code == ExitCode::kTestsFailed) &&
+        !exercise.hints.empty()) {
+        out << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
     }
     context.state().record_check(exercise.id, outcome.status, source_hash);
     context.save_state();
@@ -329,11 +302,8 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             if (!problem.fix().empty()) {
                 context.err() << "fix:   " << problem.fix() << "\n";
             }
-            CheckOutcome outcome;
-            outcome.exercise = exercise;
-            outcome.code = ExitCode::kEnvironment;
-            outcome.problem = problem;
-            checked.outcomes.push_back(std::move(outcome));
+            checked.outcomes.push_back(
+                {.exercise = exercise, .code = ExitCode::kEnvironment, .problem = problem});
         }
         const ExitCode code = checked.outcomes.back().code;
         done += code == ExitCode::kOk ? 1 : 0;

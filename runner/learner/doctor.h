@@ -15,6 +15,9 @@
 
 namespace torchlings::runner::doctor {
 
+/// "1 lesson", "7 lessons".
+std::string plural(std::size_t count, const std::string& noun);
+
 /// One line of the report, and what it adds to the verdict.
 class Report {
   public:
@@ -45,9 +48,7 @@ class Report {
             out << context_.style().good("doctor: ready") << "\n";
             return ExitCode::kOk;
         }
-        out << context_.style().bad("doctor: " + std::to_string(problems_.size()) +
-                                    (problems_.size() == 1 ? " problem" : " problems"))
-            << "\n";
+        out << context_.style().bad("doctor: " + plural(problems_.size(), "problem")) << "\n";
         for (const std::string& fix : problems_) {
             out << "  " << fix << "\n";
         }
@@ -56,9 +57,7 @@ class Report {
 
   private:
     void line(const std::string& mark, const std::string& name, const std::string& detail) {
-        std::string padded = name;
-        padded.resize(std::max<std::size_t>(padded.size(), 12), ' ');
-        context_.out() << "  " << mark << " " << padded << " " << detail << "\n";
+        context_.out() << "  " << mark << " " << pad_to_width(name, 12) << " " << detail << "\n";
     }
 
     Context& context_;
@@ -67,9 +66,6 @@ class Report {
 
 /// A string value of the configuration, or "" when absent or not a string.
 std::string string_value(const nlohmann::json& config, const char* key);
-
-/// "1 lesson", "7 lessons".
-std::string plural(std::size_t count, const std::string& noun);
 
 /// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
 /// prints in this environment (asked once a run); nothing when the script cannot run.

@@ -7,7 +7,6 @@
 #include <sstream>
 #include <system_error>
 
-#include "core/process.h"
 #include "core/text.h"
 #include "learner/doctor.h"
 #include "learner/verbs.h"

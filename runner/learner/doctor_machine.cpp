@@ -1,8 +1,8 @@
 /// @file
 /// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs.
 #include <chrono>
+#include <map>
 #include <sstream>
-#include <system_error>
 
 #include "core/process.h"
 #include "core/text.h"
@@ -144,18 +144,15 @@ void check_compiler(Report& report, Context& context, const json& config) {
     }
     report.ok("C++", first_line(*version) + "  (" + program->string() + ")");
     // Why ./torchlings chose it (cxx_compiler_chosen_by); absent when configured without it.
-    const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
-    if (chosen_by == "CXX") {
-        report.detail("chosen: named in CXX");
-    } else if (chosen_by == "clang") {
-        report.detail(
-            "chosen: the newest clang++-N (15 or newer) installed with its OpenMP runtime");
-    } else if (chosen_by == "default") {
-        report.detail(
-            "chosen: the default compiler (no clang++-N, 15 or newer, with its OpenMP "
-            "runtime is installed)");
-    } else if (!chosen_by.empty()) {
-        report.detail("chosen: " + chosen_by);
+    const std::map<std::string, std::string> reasons{
+        {"CXX", "named in CXX"},
+        {"clang", "the newest clang++-N (15 or newer) installed with its OpenMP runtime"},
+        {"default",
+         "the default compiler (no clang++-N, 15 or newer, with its OpenMP runtime is installed)"}};
+    if (const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
+        !chosen_by.empty()) {
+        const auto known = reasons.find(chosen_by);
+        report.detail("chosen: " + (known != reasons.end() ? known->second : chosen_by));
     }
 }
 
@@ -206,11 +203,9 @@ std::vector<std::string> check_gpus(Report& report) {
     const auto listing = tool_output(
         *smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
     std::vector<std::string> gpus;
-    if (listing) {
-        for (const std::string& line : split_lines(*listing)) {
-            if (!trim(line).empty()) {
-                gpus.push_back(trim(line));
-            }
+    for (const std::string& line : split_lines(listing.value_or(""))) {
+        if (!trim(line).empty()) {
+            gpus.push_back(trim(line));
         }
     }
     if (gpus.empty()) {

@@ -3,8 +3,8 @@
 /// what failed and with which values, why a run stopped early, and a build error's lines.
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
-#include "core/compiler_log.h"
 #include "core/messages.h"
 #include "learner/check.h"
 
@@ -36,13 +36,11 @@ std::string describe_site(const Context& context, const Failure& failure, Langua
 
 std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     std::vector<std::string> missing;
-    for (const std::string& name : run.all_cases) {
-        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
-                                     [&](const TestCaseResult& c) { return c.name == name; });
-        if (!ran) {
-            missing.push_back(name);
-        }
-    }
+    std::copy_if(run.all_cases.begin(), run.all_cases.end(), std::back_inserter(missing),
+                 [&](const std::string& name) {
+                     return std::none_of(run.events.cases.begin(), run.events.cases.end(),
+                                         [&](const TestCaseResult& c) { return c.name == name; });
+                 });
     return missing;
 }
 

@@ -103,10 +103,8 @@ FileWatch::~FileWatch() {
 }
 
 std::string FileWatch::method() const {
-    if (notifying()) {
-        return "file notifications (inotify)";
-    }
-    return "polling every " + std::to_string(poll_interval_.count()) + " ms";
+    return notifying() ? "file notifications (inotify)"
+                       : "polling every " + std::to_string(poll_interval_.count()) + " ms";
 }
 
 std::optional<std::chrono::milliseconds> FileWatch::wait_limit(Clock::time_point now) const {

@@ -39,8 +39,7 @@ std::string breakdown(Tally tally) {
     for (const ExerciseStatus status :
          {ExerciseStatus::kFailing, ExerciseStatus::kBuildError, ExerciseStatus::kChanged,
           ExerciseStatus::kSkipped, ExerciseStatus::kNotTried}) {
-        const int count = tally[status];
-        if (count > 0) {
+        if (const int count = tally[status]; count > 0) {
             text += (text.empty() ? "" : ", ") + std::to_string(count) + " " +
                     std::string(status_label(status));
         }

@@ -25,8 +25,6 @@
 #include "learner/verbs.h"
 
 namespace torchlings::runner {
-namespace fs = std::filesystem;
-
 namespace {
 
 using Clock = FileWatch::Clock;
@@ -77,9 +75,8 @@ class KeyMode {
         }
         g_stop_signal = 0;
         g_continued = 0;
-        struct sigaction action {};
+        struct sigaction action {};  // no SA_RESTART: poll() must wake up with EINTR
         sigemptyset(&action.sa_mask);
-        action.sa_flags = 0;  // no SA_RESTART: poll() must wake up with EINTR
         for (std::size_t i = 0; i < kSignals.size(); ++i) {
             action.sa_handler = kSignals[i] == SIGTSTP   ? on_suspend
                                 : kSignals[i] == SIGCONT ? on_continue
@@ -277,11 +274,11 @@ class Watcher {
         exercise_ = &exercise;
         context_.state().set_current(exercise.id);
         context_.save_state();
-        const fs::path file = context_.course().learner_file(exercise);
         const auto interval = std::chrono::milliseconds(
             static_cast<long long>(std::max(options_.poll_interval_s, 0.0) * 1000.0));
         // Watching starts before the check, so that a save during the check is not missed.
-        watch_ = std::make_unique<FileWatch>(file, options_.poll, interval);
+        watch_ = std::make_unique<FileWatch>(context_.course().learner_file(exercise),
+                                             options_.poll, interval);
         check();
     }
 
