@@ -13,11 +13,7 @@ std::string source_location(const Context& context, const std::string& file, int
     if (file.empty()) {
         return {};
     }
-    std::string text = context.show(file);
-    if (line > 0) {
-        text += ":" + std::to_string(line);
-    }
-    return text;
+    return context.show(file) + (line > 0 ? ":" + std::to_string(line) : "");
 }
 
 std::string describe_site(const Context& context, const Failure& failure, Language language) {
@@ -156,14 +152,12 @@ std::vector<std::string> build_error_lines(const Context& context, const CheckOu
     if (!error) {
         lines.emplace_back("The build failed without a recognisable error message; see the log.");
     } else {
-        std::string where = source_location(context, error->file, error->line);
+        const std::string where = source_location(context, error->file, error->line);
         if (where.empty()) {
             lines.push_back(error->headline);  // a linker or tool error
         } else {
-            if (error->column > 0) {
-                where += ":" + std::to_string(error->column);
-            }
-            lines.push_back(where + ": error: " + error->message);
+            const std::string column = error->column > 0 ? ":" + std::to_string(error->column) : "";
+            lines.push_back(where + column + ": error: " + error->message);
         }
         lines.insert(lines.end(), error->context.begin(), error->context.end());
         if (!error->in_learner_file && !error->origin_file.empty()) {
