@@ -109,18 +109,15 @@ std::string FileWatch::method() const {
 
 std::optional<std::chrono::milliseconds> FileWatch::wait_limit(Clock::time_point now) const {
     using std::chrono::milliseconds;
-    std::optional<Clock::time_point> wake;
-    if (last_save_) {
-        wake = *last_save_ + kQuiet;
-    }
-    if (!notifying()) {
-        wake = wake ? std::min(*wake, next_look_) : next_look_;
-    }
-    if (!wake) {
+    if (!last_save_ && notifying()) {
         return std::nullopt;
     }
+    Clock::time_point wake = last_save_ ? *last_save_ + kQuiet : next_look_;
+    if (!notifying()) {
+        wake = std::min(wake, next_look_);  // polling: the next look, or the quiet time's end
+    }
     // Rounded up, so that the caller does not wake a fraction of a millisecond too early.
-    const auto left = std::chrono::ceil<milliseconds>(*wake - now);
+    const auto left = std::chrono::ceil<milliseconds>(wake - now);
     return std::max(left, milliseconds(0));
 }
 

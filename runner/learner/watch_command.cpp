@@ -346,10 +346,8 @@ class Watcher {
             course.exercises().begin(), course.exercises().end(),
             [&](const Exercise& e) { return context_.status_of(e) == ExerciseStatus::kDone; });
         const ExerciseStatus status = context_.status_of(*exercise_);
-        std::string watching = watch_->method();
-        if (!watch_->reason().empty()) {
-            watching += " (" + watch_->reason() + ")";
-        }
+        const std::string watching =
+            watch_->method() + (watch_->reason().empty() ? "" : " (" + watch_->reason() + ")");
 
         out << "\n"
             << style.dim(std::string(72, '-')) << "\n"
