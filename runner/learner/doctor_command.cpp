@@ -117,12 +117,11 @@ void report_config(Report& report, const Context& context, const RecordedConfig&
         if (!config.values.contains(key)) {
             continue;
         }
-        std::string name = key;
-        name.resize(24, ' ');  // the longest key, cxx_compiler_chosen_by, and two spaces
         const json value = config.values.value(key, json());
-        report.detail(name + (value.is_null()     ? "none"
-                              : value.is_string() ? value.get<std::string>()
-                                                  : value.dump()));
+        // Padded to the longest key, cxx_compiler_chosen_by, and two spaces.
+        report.detail(pad_to_width(key, 24) + (value.is_null()     ? "none"
+                                               : value.is_string() ? value.get<std::string>()
+                                                                   : value.dump()));
     }
 }
 
