@@ -102,7 +102,4 @@ struct StopText {
 [[nodiscard]] std::vector<std::string> build_error_lines(const Context& context,
                                                          const CheckOutcome& outcome);
 
-/// After a pass: prints the command for the exercise that comes next in the course.
-void suggest_next(Context& context, const Exercise& passed);
-
 }  // namespace torchlings::runner

@@ -1,13 +1,10 @@
 /// @file
 /// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
 #include <algorithm>
-#include <cctype>
+#include <map>
 #include <ostream>
 #include <system_error>
-#include <tuple>
 
-#include "core/compiler_log.h"
-#include "core/exercise_run.h"
 #include "core/hashing.h"
 #include "core/messages.h"
 #include "core/mistake_catalogue.h"
@@ -23,49 +20,31 @@ namespace {
 /// How many lines of a failing test program's own output to show.
 constexpr std::size_t kOutputTailLines = 20;
 
-void report_build_error(Context& context, const CheckOutcome& outcome) {
-    const std::vector<std::string> lines = build_error_lines(context, outcome);
-    context.out() << "  " << context.style().bad(lines.front()) << "\n";
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        context.out() << "  " << lines[i] << "\n";
-    }
-}
-
 /// The line for one test case: mark, name, and why it was skipped or stopped.
 void report_case(const Context& context, const TestProgramRun& run, const TestCaseResult& result) {
     const Style& style = context.style();
-    std::ostream& out = context.out();
-    switch (result.status) {
-        case CaseStatus::kPassed:
-            if (run.verdict == Verdict::kContradicted || run.verdict == Verdict::kRefused) {
-                out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
-                    << style.dim(context.message(Msg::kCaseNotTrusted)) << "\n";
-                return;
-            }
-            out << "  " << style.good(std::string(style.pass_mark())) << " " << result.name << "\n";
-            return;
-        case CaseStatus::kSkipped:
-            out << "  " << style.warn(std::string(style.skip_mark())) << " " << result.name
-                << style.dim(context.message(Msg::kCaseSkipped, {result.skip_reason})) << "\n";
-            return;
-        case CaseStatus::kFailed:
-        case CaseStatus::kUnfinished:
-            break;
+    const bool trusted = run.verdict != Verdict::kContradicted && run.verdict != Verdict::kRefused;
+    if (result.status == CaseStatus::kPassed && trusted) {
+        context.out() << "  " << style.good(std::string(style.pass_mark())) << " " << result.name
+                      << "\n";
+        return;
     }
+    std::string mark = style.bad(std::string(style.fail_mark()));
     std::string note;
-    if (&result == run.events.interrupted_case()) {
-        if (run.verdict == Verdict::kTimedOut) {
-            note = context.message(Msg::kCaseStoppedHere);
-        }
-        if (run.verdict == Verdict::kCrashed) {
-            note = context.message(Msg::kCaseCrashedHere);
-        }
-        if (run.verdict == Verdict::kExitedEarly) {
-            note = context.message(Msg::kCaseExitedHere);
+    if (result.status == CaseStatus::kPassed) {
+        note = context.message(Msg::kCaseNotTrusted);
+    } else if (result.status == CaseStatus::kSkipped) {
+        mark = style.warn(std::string(style.skip_mark()));
+        note = context.message(Msg::kCaseSkipped, {result.skip_reason});
+    } else if (&result == run.events.interrupted_case()) {
+        const std::map<Verdict, Msg> notes{{Verdict::kTimedOut, Msg::kCaseStoppedHere},
+                                           {Verdict::kCrashed, Msg::kCaseCrashedHere},
+                                           {Verdict::kExitedEarly, Msg::kCaseExitedHere}};
+        if (const auto found = notes.find(run.verdict); found != notes.end()) {
+            note = context.message(found->second);
         }
     }
-    out << "  " << style.bad(std::string(style.fail_mark())) << " " << result.name
-        << style.dim(note) << "\n";
+    context.out() << "  " << mark << " " << result.name << style.dim(note) << "\n";
 }
 
 void report_failure(Context& context, const Exercise& exercise, const TestCaseResult& result) {
@@ -133,13 +112,13 @@ void report_stopped_run(Context& context, const TestProgramRun& run) {
     if (!stop) {
         return;
     }
-    const TestCaseResult* running = run.events.interrupted_case();
     std::ostream& out = context.out();
     out << "\n"
         << context.style().bad(
                message(language, Msg::kStopLine, {stop->headline, stop_where(run, language)}))
         << "\n  " << stop->detail << "\n";
-    if (const std::string site = crash_site(context, running, language); !site.empty()) {
+    if (const std::string site = crash_site(context, run.events.interrupted_case(), language);
+        !site.empty()) {
         out << "  " << site << "\n";
     }
 }
@@ -154,43 +133,18 @@ void report_summary(Context& context, const Exercise& exercise, const TestProgra
     if (skipped > 0) {
         summary += context.message(Msg::kTestsSkipped, {skipped});
     }
-    context.out() << "\n";
+    std::string line = style.bad(summary);
     if (run.verdict == Verdict::kPassed) {
-        context.out() << style.good(context.message(Msg::kDone, {summary})) << "\n";
+        line = style.good(context.message(Msg::kDone, {summary}));
     } else if (run.verdict == Verdict::kContradicted) {
-        context.out() << style.bad(context.message(Msg::kNotPassedContradicted,
-                                                   {exercise.id, run.process.exit_code}))
-                      << "\n";
+        line = style.bad(
+            context.message(Msg::kNotPassedContradicted, {exercise.id, run.process.exit_code}));
     } else if (run.verdict == Verdict::kRefused) {
-        context.out() << style.bad(
-                             context.message(Msg::kNotPassedRefused, {exercise.id, run.refusal}))
-                      << "\n";
+        line = style.bad(context.message(Msg::kNotPassedRefused, {exercise.id, run.refusal}));
     } else if (run.verdict == Verdict::kAllSkipped) {
-        context.out() << style.warn(
-                             context.message(Msg::kAllSkipped, {exercise.id, skipped, total}))
-                      << "\n";
-    } else {
-        context.out() << style.bad(summary) << "\n";
+        line = style.warn(context.message(Msg::kAllSkipped, {exercise.id, skipped, total}));
     }
-}
-
-void suggest_hint(Context& context, const Exercise& exercise) {
-    if (exercise.hints.empty()) {
-        return;
-    }
-    context.out() << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
-}
-
-/// The verdict as an exit code and a status for the progress file.
-std::pair<ExitCode, ExerciseStatus> verdict_outcome(Verdict verdict) {
-    switch (verdict) {
-        case Verdict::kPassed:
-            return {ExitCode::kOk, ExerciseStatus::kDone};
-        case Verdict::kAllSkipped:
-            return {ExitCode::kAllSkipped, ExerciseStatus::kSkipped};
-        default:
-            return {ExitCode::kTestsFailed, ExerciseStatus::kFailing};
-    }
+    context.out() << "\n" << line << "\n";
 }
 
 void report_run(Context& context, const Exercise& exercise, const TestProgramRun& run) {
@@ -205,16 +159,15 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     for (const TestCaseResult& result : run.events.cases) {
         report_case(context, run, result);
     }
-    const std::vector<std::string> not_run = cases_not_run(run);
-    for (const std::string& name : not_run) {
+    for (const std::string& name : cases_not_run(run)) {
         out << "  " << context.style().dim(context.message(Msg::kCaseNotRun, {name})) << "\n";
     }
     if (run.verdict == Verdict::kNoTests) {
         out << context.message(Msg::kNoTestCasesRan) << "\n";
     }
 
-    const TestCaseResult* failed = run.events.first_failure();
-    if (run.verdict == Verdict::kFailed && failed != nullptr) {
+    if (const TestCaseResult* failed = run.events.first_failure();
+        run.verdict == Verdict::kFailed && failed != nullptr) {
         report_failure(context, exercise, *failed);
     }
     if (run.verdict != Verdict::kRefused) {
@@ -230,13 +183,29 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
     report_summary(context, exercise, run);
 }
 
+/// After a pass: prints the command for the exercise that comes next in the course.
+void suggest_next(Context& context, const Exercise& passed) {
+    const std::vector<Exercise>& all = context.course().exercises();
+    const auto found =
+        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == passed.id; });
+    if (found == all.end() || found + 1 == all.end()) {
+        context.out() << context.message(Msg::kLastExercise) << "\n";
+        return;
+    }
+    const Exercise& next = *(found + 1);
+    context.out() << context.message(Msg::kNext, {kCommand, next.id});
+    if (next.lesson != passed.lesson) {
+        context.out() << context.message(Msg::kLessonBegins, {next.lesson});
+    }
+    context.out() << "\n";
+}
+
 }  // namespace
 
 CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built) {
     std::ostream& out = context.out();
     const Style& style = context.style();
-    const Course& course = context.course();
-    const fs::path learner = course.learner_file(exercise);
+    const fs::path learner = context.course().learner_file(exercise);
     std::error_code error;
     if (fs::is_directory(learner, error)) {
         throw EnvironmentError("The exercise file " + context.show(learner) +
@@ -256,16 +225,14 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         << "\n";
     CheckOutcome outcome;
     outcome.exercise = &exercise;
-    if (built) {
-        outcome.build.ok = true;  // by the one build call of every selected exercise
-    } else {
-        outcome.build = build_target(context, "ex_" + exercise.id);
-    }
+    outcome.build = built ? BuildResult{.ok = true} : build_target(context, "ex_" + exercise.id);
     if (!outcome.build.ok) {
         outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
-        report_build_error(context, outcome);
+        const std::vector<std::string> lines = build_error_lines(context, outcome);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            out << "  " << (i == 0 ? style.bad(lines[i]) : lines[i]) << "\n";
+        }
         out << "\n" << style.bad(context.message(Msg::kBuildError, {exercise.id})) << "\n";
-        suggest_hint(context, exercise);
         outcome.code = ExitCode::kBuildError;
         outcome.status = ExerciseStatus::kBuildError;
     } else {
@@ -279,32 +246,21 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
             run.verdict = Verdict::kRefused;
         }
         report_run(context, exercise, *outcome.run);
-        std::tie(outcome.code, outcome.status) = verdict_outcome(outcome.run->verdict);
-        if (outcome.code == ExitCode::kTestsFailed) {
-            suggest_hint(context, exercise);
-        }
+        const Verdict verdict = outcome.run->verdict;
+        outcome.code = verdict == Verdict::kPassed       ? ExitCode::kOk
+                       : verdict == Verdict::kAllSkipped ? ExitCode::kAllSkipped
+                                                         : ExitCode::kTestsFailed;
+        outcome.status = verdict == Verdict::kPassed       ? ExerciseStatus::kDone
+                         : verdict == Verdict::kAllSkipped ? ExerciseStatus::kSkipped
+                                                           : ExerciseStatus::kFailing;
+    }
+    if ((outcome.code == ExitCode::kBuildError || outcome.code == ExitCode::kTestsFailed) &&
+        !exercise.hints.empty()) {
+        out << context.message(Msg::kStuck, {kCommand, exercise.id}) << "\n";
     }
     context.state().record_check(exercise.id, outcome.status, source_hash);
     context.save_state();
     return outcome;
-}
-
-/// After a pass: the exercise that comes next in the course, if any.
-void suggest_next(Context& context, const Exercise& passed) {
-    const std::vector<Exercise>& all = context.course().exercises();
-    for (std::size_t i = 0; i + 1 < all.size(); ++i) {
-        if (all[i].id != passed.id) {
-            continue;
-        }
-        const Exercise& next = all[i + 1];
-        context.out() << context.message(Msg::kNext, {kCommand, next.id});
-        if (next.lesson != passed.lesson) {
-            context.out() << context.message(Msg::kLessonBegins, {next.lesson});
-        }
-        context.out() << "\n";
-        return;
-    }
-    context.out() << context.message(Msg::kLastExercise) << "\n";
 }
 
 CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& exercises,
@@ -346,11 +302,8 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             if (!problem.fix().empty()) {
                 context.err() << "fix:   " << problem.fix() << "\n";
             }
-            CheckOutcome outcome;
-            outcome.exercise = exercise;
-            outcome.code = ExitCode::kEnvironment;
-            outcome.problem = problem;
-            checked.outcomes.push_back(std::move(outcome));
+            checked.outcomes.push_back(
+                {.exercise = exercise, .code = ExitCode::kEnvironment, .problem = problem});
         }
         const ExitCode code = checked.outcomes.back().code;
         done += code == ExitCode::kOk ? 1 : 0;

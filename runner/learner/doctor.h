@@ -15,6 +15,9 @@
 
 namespace torchlings::runner::doctor {
 
+/// "1 lesson", "7 lessons".
+std::string plural(std::size_t count, const std::string& noun);
+
 /// One line of the report, and what it adds to the verdict.
 class Report {
   public:
@@ -45,9 +48,7 @@ class Report {
             out << context_.style().good("doctor: ready") << "\n";
             return ExitCode::kOk;
         }
-        out << context_.style().bad("doctor: " + std::to_string(problems_.size()) +
-                                    (problems_.size() == 1 ? " problem" : " problems"))
-            << "\n";
+        out << context_.style().bad("doctor: " + plural(problems_.size(), "problem")) << "\n";
         for (const std::string& fix : problems_) {
             out << "  " << fix << "\n";
         }
@@ -56,31 +57,18 @@ class Report {
 
   private:
     void line(const std::string& mark, const std::string& name, const std::string& detail) {
-        std::string padded = name;
-        padded.resize(std::max<std::size_t>(padded.size(), 12), ' ');
-        context_.out() << "  " << mark << " " << padded << " " << detail << "\n";
+        context_.out() << "  " << mark << " " << pad_to_width(name, 12) << " " << detail << "\n";
     }
 
     Context& context_;
     std::vector<std::string> problems_;
 };
 
-/// The output of `program args...`, or nothing when it cannot run or fails.
-std::optional<std::string> tool_output(const std::filesystem::path& program,
-                                       std::vector<std::string> args);
-
 /// A string value of the configuration, or "" when absent or not a string.
 std::string string_value(const nlohmann::json& config, const char* key);
 
-/// "1 lesson", "7 lessons".
-std::string plural(std::size_t count, const std::string& noun);
-
-/// The first and the last line of a tool's output.
-std::string first_line(const std::string& text);
-std::string last_line(const std::string& text);
-
-/// The course's cache folder, as ./torchlings names it (scripts/setup/cache_dir.sh, run here);
-/// nothing when that script cannot run.
+/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
+/// prints in this environment (asked once a run); nothing when the script cannot run.
 std::optional<std::filesystem::path> course_cache_dir();
 
 /// Whether `path` lies in `folder` (compared as written, after removing . and ..).

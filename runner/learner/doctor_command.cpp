@@ -7,7 +7,6 @@
 #include <sstream>
 #include <system_error>
 
-#include "core/process.h"
 #include "core/text.h"
 #include "learner/doctor.h"
 #include "learner/verbs.h"
@@ -57,11 +56,7 @@ RecordedConfig load_config(const Context& context) {
 }
 
 /// The libraries the build was configured with: LibTorch and Catch2.
-void report_libraries(Report& report, const RecordedConfig& recorded) {
-    if (!recorded.problem.empty()) {
-        return;  // report_config names the problem
-    }
-    const json& config = recorded.values;
+void report_libraries(Report& report, const json& config) {
     const std::string torch = string_value(config, "torch_version");
     const std::string torch_cuda = string_value(config, "torch_cuda_version");
     // Where configure's search found it (cmake/TorchlingsFindTorch.cmake); not recorded by an
@@ -88,12 +83,11 @@ void report_config(Report& report, const Context& context, const RecordedConfig&
         if (!config.values.contains(key)) {
             continue;
         }
-        std::string name = key;
-        name.resize(24, ' ');  // the longest key, cxx_compiler_chosen_by, and two spaces
         const json value = config.values.value(key, json());
-        report.detail(name + (value.is_null()     ? "none"
-                              : value.is_string() ? value.get<std::string>()
-                                                  : value.dump()));
+        // Padded to the longest key, cxx_compiler_chosen_by, and two spaces.
+        report.detail(pad_to_width(key, 24) + (value.is_null()     ? "none"
+                                               : value.is_string() ? value.get<std::string>()
+                                                                   : value.dump()));
     }
 }
 
@@ -111,10 +105,9 @@ void check_build(Report& report, Context& context) {
 }
 
 /// The course's stated support range (cmake/TorchlingsSupport.cmake), and where this build sits.
-void report_support(Report& report, const RecordedConfig& recorded) {
-    const auto supported = recorded.values.find("supported");
-    if (!recorded.problem.empty() || supported == recorded.values.end() ||
-        !supported->is_object()) {
+void report_support(Report& report, const json& config) {
+    const auto supported = config.find("supported");
+    if (supported == config.end() || !supported->is_object()) {
         return;
     }
     const std::string range = "torch " + string_value(*supported, "torch") + ", CMake " +
@@ -122,7 +115,7 @@ void report_support(Report& report, const RecordedConfig& recorded) {
                               string_value(*supported, "gcc") + ", Clang " +
                               string_value(*supported, "clang");
     const std::string verdict = string_value(*supported, "this_torch");
-    const std::string torch = string_value(recorded.values, "torch_version");
+    const std::string torch = string_value(config, "torch_version");
     if (verdict == "supported") {
         report.ok("support", "torch " + torch + " is in the supported range: " + range);
     } else {
@@ -131,16 +124,9 @@ void report_support(Report& report, const RecordedConfig& recorded) {
 }
 
 /// Consistency between the machine and the LibTorch the build uses.
-void check_gpu_support(Report& report, const RecordedConfig& recorded,
-                       const std::vector<std::string>& gpus) {
-    if (!recorded.problem.empty()) {
-        return;
-    }
-    const json& config = recorded.values;
+void check_gpu_support(Report& report, const json& config, const std::vector<std::string>& gpus) {
     const bool torch_has_cuda = !string_value(config, "torch_cuda_version").empty();
-    const auto kernels = config.find("cuda_kernels");
-    const bool cuda_kernels =
-        kernels != config.end() && kernels->is_boolean() && kernels->get<bool>();
+    const bool cuda_kernels = config.value("cuda_kernels", json()) == true;
     if (!gpus.empty() && !torch_has_cuda) {
         report.note("LibTorch",
                     "is a CPU-only build, but this machine has a GPU: lessons will not use it "
@@ -155,11 +141,8 @@ void check_gpu_support(Report& report, const RecordedConfig& recorded,
 }
 
 /// Lesson 10's needs: Gloo's headers (ProcessGroupGloo on the CPU) and torchrun (its launcher).
-void check_distributed(Report& report, const RecordedConfig& recorded) {
-    if (!recorded.problem.empty()) {
-        return;
-    }
-    const std::string gloo = string_value(recorded.values, "gloo_headers");
+void check_distributed(Report& report, const json& config) {
+    const std::string gloo = string_value(config, "gloo_headers");
     if (gloo.empty()) {
         report.problem("gloo",
                        "Gloo's headers were not found at configure time (lesson 10's process "
@@ -168,7 +151,7 @@ void check_distributed(Report& report, const RecordedConfig& recorded) {
     } else {
         report.ok("gloo", "headers in " + gloo + " (c10d::ProcessGroupGloo, lesson 10)");
     }
-    const std::string torchrun = string_value(recorded.values, "torchrun");
+    const std::string torchrun = string_value(config, "torchrun");
     if (torchrun.empty()) {
         report.note("torchrun",
                     "not found: lesson 10 runs as one process (torchrun comes with "
@@ -203,15 +186,19 @@ ExitCode doctor_command(Context& context) {
     check_tool(report, "ld.lld", "links an exercise in a fifth of ld.bfd's time", "");
     check_nvcc(report, context, config.values);
     report.section("Libraries");
-    report_libraries(report, config);
+    if (config.problem.empty()) {
+        report_libraries(report, config.values);
+    }
     report.section("GPU");
     const std::vector<std::string> gpus = check_gpus(report);
     report.section("Build");
     check_build(report, context);
     report_config(report, context, config);
-    report_support(report, config);
-    check_gpu_support(report, config, gpus);
-    check_distributed(report, config);
+    if (config.problem.empty()) {
+        report_support(report, config.values);
+        check_gpu_support(report, config.values, gpus);
+        check_distributed(report, config.values);
+    }
     report.section("Course");
     check_course(report, context);
     return report.finish();

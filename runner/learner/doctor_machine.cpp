@@ -1,8 +1,8 @@
 /// @file
 /// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs.
 #include <chrono>
+#include <map>
 #include <sstream>
-#include <system_error>
 
 #include "core/process.h"
 #include "core/text.h"
@@ -25,8 +25,6 @@ constexpr const char* kCacheDirScript = TORCHLINGS_CACHE_DIR_SCRIPT;
 /// How long a tool may take to print its version (nvidia-smi can hang on a sick driver).
 constexpr std::chrono::seconds kToolTimeout{15};
 
-}  // namespace
-
 /// The output of `program args...`, or nothing when it cannot run or fails.
 std::optional<std::string> tool_output(const fs::path& program, std::vector<std::string> args) {
     args.insert(args.begin(), program.string());
@@ -42,17 +40,7 @@ std::optional<std::string> tool_output(const fs::path& program, std::vector<std:
     }
 }
 
-/// A string value of the configuration, or "" when absent or not a string.
-std::string string_value(const json& config, const char* key) {
-    const auto found = config.find(key);
-    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-/// "1 lesson", "7 lessons".
-std::string plural(std::size_t count, const std::string& noun) {
-    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
+/// The first and the last line of a tool's output.
 std::string first_line(const std::string& text) {
     const std::vector<std::string> lines = split_lines(text);
     return lines.empty() ? std::string() : trim(lines.front());
@@ -61,30 +49,6 @@ std::string first_line(const std::string& text) {
 std::string last_line(const std::string& text) {
     const std::vector<std::string> lines = split_lines(trim(text));
     return lines.empty() ? std::string() : trim(lines.back());
-}
-
-/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
-/// prints in this environment (asked once a run); nothing when the script cannot run.
-std::optional<fs::path> course_cache_dir() {
-    static const std::optional<fs::path> folder = []() -> std::optional<fs::path> {
-        const auto printed = tool_output("sh", {kCacheDirScript});
-        const std::string text = printed ? trim(*printed) : std::string();
-        return text.empty() ? std::nullopt : std::optional<fs::path>(text);
-    }();
-    return folder;
-}
-
-/// Whether `path` lies in `folder` (compared as written, after removing . and ..).
-bool is_under(const fs::path& path, const fs::path& folder) {
-    const std::string inside = path.lexically_normal().string();
-    std::string prefix = folder.lexically_normal().string();
-    if (prefix.empty()) {
-        return false;
-    }
-    if (prefix.back() != '/') {
-        prefix += '/';
-    }
-    return inside.rfind(prefix, 0) == 0;
 }
 
 /// major and minor of "3.25" or of "cmake version 3.25.1".
@@ -99,9 +63,36 @@ std::pair<int, int> major_minor(std::string_view text) {
     return {major, minor};
 }
 
-/// "cmake version 3.25.1" is at least the minimum version.
-bool cmake_new_enough(const std::string& version_line) {
-    return major_minor(version_line) >= major_minor(kMinimumCmake);
+}  // namespace
+
+std::string string_value(const json& config, const char* key) {
+    const auto found = config.find(key);
+    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string plural(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::optional<fs::path> course_cache_dir() {
+    static const std::optional<fs::path> folder = []() -> std::optional<fs::path> {
+        const auto printed = tool_output("sh", {kCacheDirScript});
+        const std::string text = printed ? trim(*printed) : std::string();
+        return text.empty() ? std::nullopt : std::optional<fs::path>(text);
+    }();
+    return folder;
+}
+
+bool is_under(const fs::path& path, const fs::path& folder) {
+    const std::string inside = path.lexically_normal().string();
+    std::string prefix = folder.lexically_normal().string();
+    if (prefix.empty()) {
+        return false;
+    }
+    if (prefix.back() != '/') {
+        prefix += '/';
+    }
+    return inside.rfind(prefix, 0) == 0;
 }
 
 void check_cmake(Report& report) {
@@ -110,7 +101,7 @@ void check_cmake(Report& report) {
     if (!version) {
         report.problem("cmake", "not found",
                        "python3 -m pip install cmake   (or: sudo apt install cmake)");
-    } else if (!cmake_new_enough(first_line(*version))) {
+    } else if (major_minor(first_line(*version)) < major_minor(kMinimumCmake)) {
         report.problem(
             "cmake",
             first_line(*version) + " is too old (need " + std::string(kMinimumCmake) + "+)",
@@ -127,7 +118,6 @@ void check_cmake(Report& report) {
     }
 }
 
-/// A tool identified by `--version`; `fix` empty means the tool is optional.
 void check_tool(Report& report, const std::string& name, const std::string& why,
                 const std::string& fix) {
     const auto program = find_program(name);
@@ -154,18 +144,15 @@ void check_compiler(Report& report, Context& context, const json& config) {
     }
     report.ok("C++", first_line(*version) + "  (" + program->string() + ")");
     // Why ./torchlings chose it (cxx_compiler_chosen_by); absent when configured without it.
-    const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
-    if (chosen_by == "CXX") {
-        report.detail("chosen: named in CXX");
-    } else if (chosen_by == "clang") {
-        report.detail(
-            "chosen: the newest clang++-N (15 or newer) installed with its OpenMP runtime");
-    } else if (chosen_by == "default") {
-        report.detail(
-            "chosen: the default compiler (no clang++-N, 15 or newer, with its OpenMP "
-            "runtime is installed)");
-    } else if (!chosen_by.empty()) {
-        report.detail("chosen: " + chosen_by);
+    const std::map<std::string, std::string> reasons{
+        {"CXX", "named in CXX"},
+        {"clang", "the newest clang++-N (15 or newer) installed with its OpenMP runtime"},
+        {"default",
+         "the default compiler (no clang++-N, 15 or newer, with its OpenMP runtime is installed)"}};
+    if (const std::string chosen_by = string_value(config, "cxx_compiler_chosen_by");
+        !chosen_by.empty()) {
+        const auto known = reasons.find(chosen_by);
+        report.detail("chosen: " + (known != reasons.end() ? known->second : chosen_by));
     }
 }
 
@@ -207,7 +194,6 @@ void check_nvcc(Report& report, const Context& context, const json& config) {
     }
 }
 
-/// The GPUs nvidia-smi lists; empty when there is none (or no driver).
 std::vector<std::string> check_gpus(Report& report) {
     const auto smi = find_program("nvidia-smi");
     if (!smi) {
@@ -217,18 +203,16 @@ std::vector<std::string> check_gpus(Report& report) {
     const auto listing = tool_output(
         *smi, {"--query-gpu=name,memory.total,driver_version", "--format=csv,noheader"});
     std::vector<std::string> gpus;
-    if (listing) {
-        for (const std::string& line : split_lines(*listing)) {
-            if (!trim(line).empty()) {
-                gpus.push_back(trim(line));
-            }
+    for (const std::string& line : split_lines(listing.value_or(""))) {
+        if (!trim(line).empty()) {
+            gpus.push_back(trim(line));
         }
     }
     if (gpus.empty()) {
         report.note("nvidia-smi", "present, but it lists no GPU (is the driver loaded?)");
         return gpus;
     }
-    report.ok("nvidia-smi", std::to_string(gpus.size()) + (gpus.size() == 1 ? " GPU" : " GPUs"));
+    report.ok("nvidia-smi", plural(gpus.size(), "GPU"));
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
     }

@@ -3,8 +3,8 @@
 /// what failed and with which values, why a run stopped early, and a build error's lines.
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 
-#include "core/compiler_log.h"
 #include "core/messages.h"
 #include "learner/check.h"
 
@@ -13,11 +13,7 @@ std::string source_location(const Context& context, const std::string& file, int
     if (file.empty()) {
         return {};
     }
-    std::string text = context.show(file);
-    if (line > 0) {
-        text += ":" + std::to_string(line);
-    }
-    return text;
+    return context.show(file) + (line > 0 ? ":" + std::to_string(line) : "");
 }
 
 std::string describe_site(const Context& context, const Failure& failure, Language language) {
@@ -36,13 +32,11 @@ std::string describe_site(const Context& context, const Failure& failure, Langua
 
 std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     std::vector<std::string> missing;
-    for (const std::string& name : run.all_cases) {
-        const bool ran = std::any_of(run.events.cases.begin(), run.events.cases.end(),
-                                     [&](const TestCaseResult& c) { return c.name == name; });
-        if (!ran) {
-            missing.push_back(name);
-        }
-    }
+    std::copy_if(run.all_cases.begin(), run.all_cases.end(), std::back_inserter(missing),
+                 [&](const std::string& name) {
+                     return std::none_of(run.events.cases.begin(), run.events.cases.end(),
+                                         [&](const TestCaseResult& c) { return c.name == name; });
+                 });
     return missing;
 }
 
@@ -158,14 +152,12 @@ std::vector<std::string> build_error_lines(const Context& context, const CheckOu
     if (!error) {
         lines.emplace_back("The build failed without a recognisable error message; see the log.");
     } else {
-        std::string where = source_location(context, error->file, error->line);
+        const std::string where = source_location(context, error->file, error->line);
         if (where.empty()) {
             lines.push_back(error->headline);  // a linker or tool error
         } else {
-            if (error->column > 0) {
-                where += ":" + std::to_string(error->column);
-            }
-            lines.push_back(where + ": error: " + error->message);
+            const std::string column = error->column > 0 ? ":" + std::to_string(error->column) : "";
+            lines.push_back(where + column + ": error: " + error->message);
         }
         lines.insert(lines.end(), error->context.begin(), error->context.end());
         if (!error->in_learner_file && !error->origin_file.empty()) {

@@ -88,13 +88,8 @@ FileWatch::FileWatch(fs::path file, bool force_poll, std::chrono::milliseconds p
     notify_fd_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (notify_fd_ < 0) {
         reason_ = std::string("file notifications are unavailable: ") + std::strerror(errno);
-        return;
-    }
-    if (inotify_add_watch(notify_fd_, folder.c_str(), kNotifyMask) < 0) {
-        const int error = errno;
-        ::close(notify_fd_);
-        notify_fd_ = -1;
-        reason_ = "cannot watch " + folder.string() + ": " + std::strerror(error);
+    } else if (inotify_add_watch(notify_fd_, folder.c_str(), kNotifyMask) < 0) {
+        fall_back_to_polling("cannot watch " + folder.string() + ": " + std::strerror(errno));
     }
 #else
     reason_ = "file notifications are not supported on this system";
@@ -108,26 +103,21 @@ FileWatch::~FileWatch() {
 }
 
 std::string FileWatch::method() const {
-    if (notifying()) {
-        return "file notifications (inotify)";
-    }
-    return "polling every " + std::to_string(poll_interval_.count()) + " ms";
+    return notifying() ? "file notifications (inotify)"
+                       : "polling every " + std::to_string(poll_interval_.count()) + " ms";
 }
 
 std::optional<std::chrono::milliseconds> FileWatch::wait_limit(Clock::time_point now) const {
     using std::chrono::milliseconds;
-    std::optional<Clock::time_point> wake;
-    if (last_save_) {
-        wake = *last_save_ + kQuiet;
-    }
-    if (!notifying()) {
-        wake = wake ? std::min(*wake, next_look_) : next_look_;
-    }
-    if (!wake) {
+    if (!last_save_ && notifying()) {
         return std::nullopt;
     }
+    Clock::time_point wake = last_save_ ? *last_save_ + kQuiet : next_look_;
+    if (!notifying()) {
+        wake = std::min(wake, next_look_);  // polling: the next look, or the quiet time's end
+    }
     // Rounded up, so that the caller does not wake a fraction of a millisecond too early.
-    const auto left = std::chrono::ceil<milliseconds>(*wake - now);
+    const auto left = std::chrono::ceil<milliseconds>(wake - now);
     return std::max(left, milliseconds(0));
 }
 

@@ -25,11 +25,9 @@ class FileWatch {
     /// editor's burst of writes and renames gives one check, not several.
     static constexpr std::chrono::milliseconds kQuiet{100};
 
-    /// Starts watching. Uses file notifications unless `force_poll`, or they cannot be had
-    /// for this file's folder (then reason() says why); never throws for that.
-    /// @param file          the file to watch; it may be missing for now
-    /// @param force_poll    poll even where notifications would work
-    /// @param poll_interval how often to look at the file when polling
+    /// Starts watching `file` (which may be missing for now), looking every `poll_interval` when
+    /// polling. Uses file notifications unless `force_poll`, or they cannot be had for this
+    /// file's folder (then reason() says why); never throws for that.
     FileWatch(std::filesystem::path file, bool force_poll, std::chrono::milliseconds poll_interval);
     ~FileWatch();
     FileWatch(const FileWatch&) = delete;
@@ -37,7 +35,7 @@ class FileWatch {
 
     /// True while file notifications are used, false when polling.
     [[nodiscard]] bool notifying() const { return notify_fd_ >= 0; }
-    /// "file notifications (inotify)" or "polling every 0.25 s".
+    /// "file notifications (inotify)" or "polling every 250 ms".
     [[nodiscard]] std::string method() const;
     /// Why the watch polls although --poll was not given; empty otherwise.
     [[nodiscard]] const std::string& reason() const { return reason_; }

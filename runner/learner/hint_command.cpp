@@ -44,11 +44,9 @@ ExitCode hint_command(Context& context, std::string_view id, std::string_view ag
         }
     }
     if (state.hints_revealed < total) {
-        if (again.empty()) {
-            out << context.message(Msg::kHintAgain, {kCommand, exercise.id}) << "\n";
-        } else {
-            out << again << "\n";
-        }
+        out << (again.empty() ? context.message(Msg::kHintAgain, {kCommand, exercise.id})
+                              : std::string(again))
+            << "\n";
     } else if (!all_shown_before) {
         out << context.message(Msg::kLastHint) << "\n";
     } else {

@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/text.h"
 #include "learner/verbs.h"
 
 namespace torchlings::runner {
@@ -33,13 +32,12 @@ std::string status_cell(const Context& context, ExerciseStatus status) {
     return style.dim(label);
 }
 
-std::string hints_cell(const Context& context, const Exercise& exercise,
-                       const ExerciseState& state) {
+std::string hints_cell(Context& context, const Exercise& exercise) {
     const std::size_t total = exercise.hints.size();
     std::string text =
         context.message(total == 1 ? Msg::kHintCountOne : Msg::kHintCountMany, {total});
-    if (state.hints_revealed > 0) {
-        text += context.message(Msg::kHintsShown, {state.hints_revealed});
+    if (const int shown = context.state().get(exercise.id).hints_revealed; shown > 0) {
+        text += context.message(Msg::kHintsShown, {shown});
     }
     return text;
 }
@@ -102,27 +100,23 @@ ExitCode list_command(Context& context, bool json) {
     for (const Lesson& lesson : course.lessons()) {
         out << style.bold(lesson.number + "  " + lesson.title) << "\n";
         for (const Exercise* exercise : course.exercises_of(lesson)) {
-            const ExerciseState state = context.state().get(exercise->id);
             const ExerciseStatus status = context.status_of(*exercise);
             if (status == ExerciseStatus::kDone) {
                 ++done;
-            }
-            if (status != ExerciseStatus::kDone && next == nullptr) {
+            } else if (next == nullptr) {
                 next = exercise;
             }
-            std::string id = exercise->id;
-            id.resize(id_width, ' ');
-            out << "    " << status_cell(context, status) << " " << id << "  " << exercise->title
-                << "\n"
+            out << "    " << status_cell(context, status) << " "
+                << pad_to_width(exercise->id, id_width) << "  " << exercise->title << "\n"
                 << "    " << std::string(12 + id_width + 2, ' ')
                 << style.dim(context.show(course.learner_file(*exercise)) + ", " +
-                             hints_cell(context, *exercise, state))
+                             hints_cell(context, *exercise))
                 << "\n";
         }
         out << "\n";
     }
-    out << style.dim(context.message(Msg::kListLegend)) << "\n";
-    out << context.message(Msg::kListProgress, {done, course.exercises().size()});
+    out << style.dim(context.message(Msg::kListLegend)) << "\n"
+        << context.message(Msg::kListProgress, {done, course.exercises().size()});
     if (next != nullptr) {
         out << context.message(Msg::kListNext, {kCommand, next->id});
     }

@@ -1,7 +1,7 @@
 /// @file
 /// @brief `progress`: a bar per lesson and one for the course. Reads the progress file and the
 /// learners' files only; builds nothing.
-#include <array>
+#include <map>
 #include <ostream>
 
 #include "learner/verbs.h"
@@ -13,18 +13,7 @@ namespace {
 constexpr int kBarWidth = 24;
 
 /// How many exercises are in each status.
-struct Tally {
-    std::array<int, 6> by_status{};
-    int total = 0;
-
-    void add(ExerciseStatus status) {
-        ++by_status[static_cast<std::size_t>(status)];
-        ++total;
-    }
-    [[nodiscard]] int of(ExerciseStatus status) const {
-        return by_status[static_cast<std::size_t>(status)];
-    }
-};
+using Tally = std::map<ExerciseStatus, int>;
 
 /// "[████████░░░░]" (or "[####----]" without Unicode), done in green.
 std::string bar(const Style& style, int done, int total) {
@@ -38,23 +27,19 @@ std::string bar(const Style& style, int done, int total) {
     return "[" + style.good(full) + style.dim(empty) + "]";
 }
 
-/// "3/5" right-aligned in `width`.
-std::string count_cell(int done, int total, std::size_t width) {
-    std::string text = std::to_string(done) + "/" + std::to_string(total);
-    if (text.size() < width) {
-        text.insert(0, width - text.size(), ' ');
-    }
-    return text;
+/// "3/5" right-aligned in five columns.
+std::string count_cell(int done, int total) {
+    const std::string text = std::to_string(done) + "/" + std::to_string(total);
+    return std::string(5 - std::min<std::size_t>(5, text.size()), ' ') + text;
 }
 
 /// "2 failing, 1 build error, ..." for the statuses other than done that occur.
-std::string breakdown(const Tally& tally) {
+std::string breakdown(Tally tally) {
     std::string text;
     for (const ExerciseStatus status :
          {ExerciseStatus::kFailing, ExerciseStatus::kBuildError, ExerciseStatus::kChanged,
           ExerciseStatus::kSkipped, ExerciseStatus::kNotTried}) {
-        const int count = tally.of(status);
-        if (count > 0) {
+        if (const int count = tally[status]; count > 0) {
             text += (text.empty() ? "" : ", ") + std::to_string(count) + " " +
                     std::string(status_label(status));
         }
@@ -77,30 +62,30 @@ ExitCode progress_command(Context& context) {
     const Exercise* next = nullptr;
     for (const Lesson& lesson : course.lessons()) {
         Tally tally;
-        for (const Exercise* exercise : course.exercises_of(lesson)) {
+        const std::vector<const Exercise*> exercises = course.exercises_of(lesson);
+        for (const Exercise* exercise : exercises) {
             const ExerciseStatus status = context.status_of(*exercise);
-            tally.add(status);
-            course_tally.add(status);
+            ++tally[status];
+            ++course_tally[status];
             if (status != ExerciseStatus::kDone && next == nullptr) {
                 next = exercise;
             }
         }
         const std::string title = pad_to_width(lesson.number + "  " + lesson.title, title_width);
-        const int done = tally.of(ExerciseStatus::kDone);
-        out << "  " << title << "  " << bar(style, done, tally.total) << " "
-            << count_cell(done, tally.total, 5);
-        if (done == tally.total && tally.total > 0) {
+        const int done = tally[ExerciseStatus::kDone];
+        const int total = static_cast<int>(exercises.size());
+        out << "  " << title << "  " << bar(style, done, total) << " " << count_cell(done, total);
+        if (done == total && total > 0) {
             out << "  " << style.good("complete");
         } else if (const std::string rest = breakdown(tally); !rest.empty()) {
             out << "  " << style.dim(rest);
         }
         out << "\n";
     }
-    std::string title = "Course";
-    title.resize(title_width, ' ');
-    const int done = course_tally.of(ExerciseStatus::kDone);
-    out << "\n  " << style.bold(title) << "  " << bar(style, done, course_tally.total) << " "
-        << count_cell(done, course_tally.total, 5) << " exercises done\n";
+    const int done = course_tally[ExerciseStatus::kDone];
+    const int total = static_cast<int>(course.exercises().size());
+    out << "\n  " << style.bold(pad_to_width("Course", title_width)) << "  "
+        << bar(style, done, total) << " " << count_cell(done, total) << " exercises done\n";
     if (const std::string rest = breakdown(course_tally); !rest.empty()) {
         out << "  " << std::string(title_width + 2, ' ') << style.dim(rest) << "\n";
     }

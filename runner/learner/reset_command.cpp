@@ -30,16 +30,6 @@ struct Plan {
     std::string stub;
 };
 
-/// "20261122-104833": the name of this reset's backup folder.
-std::string timestamp_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
-    return text;
-}
-
 /// The original stub's text, from git's objects; throws EnvironmentError when it is not there.
 std::string original_stub(const Context& context, const std::string& relative,
                           const HashList& stubs) {
@@ -81,14 +71,19 @@ bool confirm(Context& context, const std::vector<Plan>& plans) {
     return !answer.empty() && (answer[0] == 'y' || answer[0] == 'Y');
 }
 
-/// A new folder for this reset's backups: .torchlings/backups/<time>[-N]/.
+/// A new folder for this reset's backups: .torchlings/backups/<time>[-N]/, the time as
+/// "20261122-104833".
 fs::path backup_folder(const Context& context) {
     const fs::path base = context.root() / ".torchlings" / "backups";
-    const std::string stamp = timestamp_now();
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     fs::path folder = base / stamp;
     std::error_code error;
     for (int n = 2; fs::exists(folder, error); ++n) {
-        folder = base / (stamp + "-" + std::to_string(n));
+        folder = base / (std::string(stamp) + "-" + std::to_string(n));
     }
     return folder;
 }
@@ -160,13 +155,13 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
             }
             replace_file(plan.file, plan.stub);
             out << context.message(Msg::kResetSaved,
-                                   {plan.exercise->id, context.show(backup), plan.relative})
-                << "\n";
+                                   {plan.exercise->id, context.show(backup), plan.relative});
         } else {
             fs::create_directories(plan.file.parent_path());
             replace_file(plan.file, plan.stub);
-            out << context.message(Msg::kResetMissing, {plan.exercise->id, plan.relative}) << "\n";
+            out << context.message(Msg::kResetMissing, {plan.exercise->id, plan.relative});
         }
+        out << "\n";
         context.state().forget_check(plan.exercise->id);
     }
     context.save_state();

@@ -21,8 +21,7 @@ namespace {
 /// torchlings_add_lesson(PROCESSES N). Returns the launcher's argv, empty for a plain program.
 std::vector<std::string> launcher(Context& context, const fs::path& program,
                                   const RunOptions& options) {
-    fs::path declaration = program;
-    declaration += ".launch";
+    const fs::path declaration = program.string() + ".launch";
     std::error_code error;
     if (!fs::exists(declaration, error)) {
         if (options.processes > 0) {

@@ -10,9 +10,11 @@
 #include <unistd.h>
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -23,8 +25,6 @@
 #include "learner/verbs.h"
 
 namespace torchlings::runner {
-namespace fs = std::filesystem;
-
 namespace {
 
 using Clock = FileWatch::Clock;
@@ -36,8 +36,6 @@ constexpr char kCtrlD = '\x04';
 constexpr char kEscape = '\x1b';
 /// Moves the cursor home and clears the screen.
 constexpr std::string_view kClearScreen = "\x1b[H\x1b[2J";
-
-// ---- The terminal in key mode, and the signals that must restore it ------------------------
 
 /// The signal that asked the runner to stop while it waited (SIGINT, SIGTERM, ...), or 0.
 volatile std::sig_atomic_t g_stop_signal = 0;
@@ -77,9 +75,8 @@ class KeyMode {
         }
         g_stop_signal = 0;
         g_continued = 0;
-        struct sigaction action {};
+        struct sigaction action {};  // no SA_RESTART: poll() must wake up with EINTR
         sigemptyset(&action.sa_mask);
-        action.sa_flags = 0;  // no SA_RESTART: poll() must wake up with EINTR
         for (std::size_t i = 0; i < kSignals.size(); ++i) {
             action.sa_handler = kSignals[i] == SIGTSTP   ? on_suspend
                                 : kSignals[i] == SIGCONT ? on_continue
@@ -121,21 +118,13 @@ class KeyMode {
     std::array<struct sigaction, 6> previous_{};
 };
 
-// ---- Which exercise ----------------------------------------------------------------------
-
-/// The exercise named, else the learner's current one.
-const Exercise& starting_exercise(Context& context, const std::string& target) {
-    return target.empty() ? context.current_exercise() : context.course().resolve_exercise(target);
-}
-
 /// The first exercise after `from` in course order that is not done, wrapping around to the
 /// start of the course; nullptr when every other exercise is done.
 const Exercise* next_not_done(Context& context, const Exercise& from) {
     const std::vector<Exercise>& all = context.course().exercises();
-    std::size_t start = 0;
-    while (start < all.size() && all[start].id != from.id) {
-        ++start;
-    }
+    const auto start = static_cast<std::size_t>(
+        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == from.id; }) -
+        all.begin());
     for (std::size_t step = 1; step < all.size(); ++step) {
         const Exercise& candidate = all[(start + step) % all.size()];
         if (context.status_of(candidate) != ExerciseStatus::kDone) {
@@ -144,8 +133,6 @@ const Exercise* next_not_done(Context& context, const Exercise& from) {
     }
     return nullptr;
 }
-
-// ---- Without a terminal ------------------------------------------------------------------
 
 /// What to type instead, when stdin or stdout is not a terminal (an IDE's output pane, a pipe,
 /// a notebook cell).
@@ -173,11 +160,6 @@ void explain_plain_commands(Context& context, const Exercise& exercise) {
         << "\n";
 }
 
-// ---- The loop ----------------------------------------------------------------------------
-
-/// How a session ended.
-enum class Ending { kNone, kQuit, kSignal };
-
 /// One `watch` session: the current exercise, the watch on its file, and the loop that waits
 /// for keys and saves.
 class Watcher {
@@ -188,27 +170,24 @@ class Watcher {
     ExitCode run(const Exercise& first) {
         KeyMode keys;
         switch_to(first);
-        Ending ending = Ending::kNone;
-        while (ending == Ending::kNone) {
-            if (g_stop_signal != 0) {
-                ending = g_stop_signal == SIGINT ? Ending::kQuit : Ending::kSignal;
-                break;
-            }
+        bool quit = false;
+        while (!quit && g_stop_signal == 0) {
             if (g_continued != 0) {
                 keys.resume();
                 print_status_bar();
             }
-            ending = wait_once();
+            quit = wait_once();
         }
         context_.out() << "\n"
                        << context_.message(Msg::kWatchStopped, {kCommand}) << "\n"
                        << std::flush;
-        return ending == Ending::kSignal ? ExitCode::kInterrupted : ExitCode::kOk;
+        // Ctrl-C as a signal ends the session as q does; another signal is an interruption.
+        return !quit && g_stop_signal != SIGINT ? ExitCode::kInterrupted : ExitCode::kOk;
     }
 
   private:
-    /// Waits for a key, a save, or the next look at the file; handles what came.
-    Ending wait_once() {
+    /// Waits for a key, a save, or the next look at the file; handles what came. True: quit.
+    bool wait_once() {
         const std::optional<std::chrono::milliseconds> limit = watch_->wait_limit(Clock::now());
         std::array<pollfd, 2> fds{{{STDIN_FILENO, POLLIN, 0}, {watch_->fd(), POLLIN, 0}}};
         // poll() ignores the entry of a negative descriptor (no notifications: polling).
@@ -216,69 +195,60 @@ class Watcher {
             poll(fds.data(), fds.size(), limit ? static_cast<int>(limit->count()) : -1);
         if (ready < 0) {
             if (errno == EINTR) {
-                return Ending::kNone;  // a signal: the loop looks at it
+                return false;  // a signal: the loop looks at it
             }
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         }
         if ((fds[0].revents & POLLIN) != 0) {
-            if (const Ending ending = read_keys(); ending != Ending::kNone) {
-                return ending;
+            if (read_keys()) {
+                return true;
             }
         } else if ((fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) != 0) {
-            return Ending::kQuit;  // the terminal went away
+            return true;  // the terminal went away
         }
         if (watch_->collect(Clock::now())) {
             check();
         }
-        return Ending::kNone;
+        return false;
     }
 
-    /// Reads the keys waiting on the terminal and acts on each in turn.
-    Ending read_keys() {
+    /// Reads the keys waiting on the terminal and acts on each in turn. True: quit.
+    bool read_keys() {
         std::array<char, 64> buffer{};
         const ssize_t count = ::read(STDIN_FILENO, buffer.data(), buffer.size());
-        if (count == 0) {
-            return Ending::kQuit;  // end of input
+        if (count <= 0) {  // 0: end of input
+            return count == 0 || (errno != EINTR && errno != EAGAIN);
         }
-        if (count < 0) {
-            return errno == EINTR || errno == EAGAIN ? Ending::kNone : Ending::kQuit;
-        }
-        for (ssize_t i = 0; i < count; ++i) {
-            const char key = buffer[static_cast<std::size_t>(i)];
+        for (const char key : std::string_view(buffer.data(), static_cast<std::size_t>(count))) {
             if (key == kEscape) {
                 break;  // an arrow or function key: the rest of its sequence is not keys
             }
-            if (const Ending ending = on_key(key); ending != Ending::kNone) {
-                return ending;
+            if (on_key(key)) {
+                return true;
             }
         }
-        return Ending::kNone;
+        return false;
     }
 
-    /// One key press; kQuit for q, Ctrl-C (as a byte) and Ctrl-D.
-    Ending on_key(char key) {
-        switch (key) {
+    /// One key press; true (quit) for q, Ctrl-C (as a byte) and Ctrl-D.
+    bool on_key(char key) {
+        switch (std::tolower(static_cast<unsigned char>(key))) {
             case 'q':
-            case 'Q':
             case kCtrlC:
             case kCtrlD:
-                return Ending::kQuit;
+                return true;
             case 'c':
-            case 'C':
                 check();
                 break;
             case 'n':
-            case 'N':
                 next();
                 break;
             case 'h':
-            case 'H':
                 context_.out() << "\n";
                 hint_command(context_, exercise_->id, context_.message(Msg::kPressHAgain));
                 print_status_bar();
                 break;
             case 'l':
-            case 'L':
                 context_.out() << "\n";
                 list_command(context_);
                 print_status_bar();
@@ -295,7 +265,7 @@ class Watcher {
                                << std::flush;
                 break;
         }
-        return Ending::kNone;
+        return false;
     }
 
     /// Makes `exercise` the current one (remembered in the progress file), watches its file,
@@ -304,11 +274,11 @@ class Watcher {
         exercise_ = &exercise;
         context_.state().set_current(exercise.id);
         context_.save_state();
-        const fs::path file = context_.course().learner_file(exercise);
         const auto interval = std::chrono::milliseconds(
             static_cast<long long>(std::max(options_.poll_interval_s, 0.0) * 1000.0));
         // Watching starts before the check, so that a save during the check is not missed.
-        watch_ = std::make_unique<FileWatch>(file, options_.poll, interval);
+        watch_ = std::make_unique<FileWatch>(context_.course().learner_file(exercise),
+                                             options_.poll, interval);
         check();
     }
 
@@ -336,39 +306,30 @@ class Watcher {
     void next() {
         std::ostream& out = context_.out();
         const Style& style = context_.style();
-        const std::string& id = exercise_->id;
-        std::string why;
-        switch (context_.status_of(*exercise_)) {
-            case ExerciseStatus::kDone: {
-                const Exercise* next = next_not_done(context_, *exercise_);
-                if (next == nullptr) {
-                    out << "\n"
-                        << style.good(context_.message(Msg::kWatchAllDone)) << "\n"
-                        << std::flush;
-                    return;
-                }
-                switch_to(*next);
-                return;
+        const ExerciseStatus status = context_.status_of(*exercise_);
+        const Exercise* later = nullptr;
+        if (status == ExerciseStatus::kDone || status == ExerciseStatus::kSkipped) {
+            later = next_not_done(context_, *exercise_);
+        }
+        if (status == ExerciseStatus::kDone) {
+            if (later == nullptr) {
+                out << "\n"
+                    << style.good(context_.message(Msg::kWatchAllDone)) << "\n"
+                    << std::flush;
+            } else {
+                switch_to(*later);
             }
-            case ExerciseStatus::kNotTried:
-                why = context_.message(Msg::kWatchNotTried, {id});
-                break;
-            case ExerciseStatus::kFailing:
-                why = context_.message(Msg::kWatchFailing, {id});
-                break;
-            case ExerciseStatus::kBuildError:
-                why = context_.message(Msg::kWatchBuildError, {id});
-                break;
-            case ExerciseStatus::kChanged:
-                why = context_.message(Msg::kWatchChanged, {id});
-                break;
-            case ExerciseStatus::kSkipped: {
-                why = context_.message(Msg::kWatchSkipped, {id});
-                if (const Exercise* later = next_not_done(context_, *exercise_)) {
-                    why += context_.message(Msg::kWatchGoOnAnyway, {kCommand, later->id});
-                }
-                break;
-            }
+            return;
+        }
+        const std::map<ExerciseStatus, Msg> why_not{
+            {ExerciseStatus::kNotTried, Msg::kWatchNotTried},
+            {ExerciseStatus::kFailing, Msg::kWatchFailing},
+            {ExerciseStatus::kBuildError, Msg::kWatchBuildError},
+            {ExerciseStatus::kChanged, Msg::kWatchChanged},
+            {ExerciseStatus::kSkipped, Msg::kWatchSkipped}};
+        std::string why = context_.message(why_not.at(status), {exercise_->id});
+        if (later != nullptr) {
+            why += context_.message(Msg::kWatchGoOnAnyway, {kCommand, later->id});
         }
         out << "\n"
             << style.warn(context_.message(Msg::kWatchNotMovingOn)) << why << "\n"
@@ -381,15 +342,12 @@ class Watcher {
         const Style& style = context_.style();
         const Course& course = context_.course();
         const Lesson& lesson = course.lesson_of(*exercise_);
-        int done = 0;
-        for (const Exercise& exercise : course.exercises()) {
-            done += context_.status_of(exercise) == ExerciseStatus::kDone ? 1 : 0;
-        }
+        const auto done = std::count_if(
+            course.exercises().begin(), course.exercises().end(),
+            [&](const Exercise& e) { return context_.status_of(e) == ExerciseStatus::kDone; });
         const ExerciseStatus status = context_.status_of(*exercise_);
-        std::string watching = watch_->method();
-        if (!watch_->reason().empty()) {
-            watching += " (" + watch_->reason() + ")";
-        }
+        const std::string watching =
+            watch_->method() + (watch_->reason().empty() ? "" : " (" + watch_->reason() + ")");
 
         out << "\n"
             << style.dim(std::string(72, '-')) << "\n"
@@ -401,12 +359,10 @@ class Watcher {
             << style.dim(context_.message(
                    Msg::kWatchWatching, {context_.show(course.learner_file(*exercise_)), watching}))
             << "\n";
-        if (status == ExerciseStatus::kDone) {
-            out << style.good(context_.message(Msg::kWatchPasses)) << "\n";
-        } else {
-            out << context_.message(Msg::kWatchSaveToCheck) << "\n";
-        }
-        out << context_.message(Msg::kWatchKeysLine, {context_.message(Msg::kWatchKeys)}) << "\n"
+        out << (status == ExerciseStatus::kDone ? style.good(context_.message(Msg::kWatchPasses))
+                                                : context_.message(Msg::kWatchSaveToCheck))
+            << "\n"
+            << context_.message(Msg::kWatchKeysLine, {context_.message(Msg::kWatchKeys)}) << "\n"
             << std::flush;
     }
 
@@ -419,14 +375,15 @@ class Watcher {
 }  // namespace
 
 ExitCode watch_command(Context& context, const WatchOptions& options) {
-    const Exercise& first = starting_exercise(context, options.target);
+    const Exercise& first = options.target.empty()
+                                ? context.current_exercise()
+                                : context.course().resolve_exercise(options.target);
     if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0) {
         explain_plain_commands(context, first);
         return ExitCode::kOk;
     }
     context.require_configured_build();  // before key mode: the error names the set-up command
-    Watcher watcher(context, options);
-    return watcher.run(first);
+    return Watcher(context, options).run(first);
 }
 
 }  // namespace torchlings::runner
