@@ -225,7 +225,11 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         << "\n";
     CheckOutcome outcome;
     outcome.exercise = &exercise;
-    outcome.build = built ? BuildResult{.ok = true} : build_target(context, "ex_" + exercise.id);
+    if (built) {
+        outcome.build.ok = true;
+    } else {
+        outcome.build = build_target(context, "ex_" + exercise.id);
+    }
     if (!outcome.build.ok) {
         outcome.compile_error = first_error(outcome.build.log, learner, context.build_dir());
         const std::vector<std::string> lines = build_error_lines(context, outcome);
@@ -302,8 +306,10 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             if (!problem.fix().empty()) {
                 context.err() << "fix:   " << problem.fix() << "\n";
             }
-            checked.outcomes.push_back(
-                {.exercise = exercise, .code = ExitCode::kEnvironment, .problem = problem});
+            CheckOutcome& outcome = checked.outcomes.emplace_back();
+            outcome.exercise = exercise;
+            outcome.code = ExitCode::kEnvironment;
+            outcome.problem = problem;
         }
         const ExitCode code = checked.outcomes.back().code;
         done += code == ExitCode::kOk ? 1 : 0;
