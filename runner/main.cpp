@@ -14,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/messages.h"
+#include "core/text.h"
 #include "learner/verbs.h"
 #include "maintainer/verbs.h"
 #include "teacher/verbs.h"
@@ -36,17 +37,11 @@ std::string env_or(const char* name, std::string fallback) {
     return value != nullptr && *value != '\0' ? std::string(value) : std::move(fallback);
 }
 
-/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
-fs::path course_root(const GlobalOptions& options) {
-    const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
-    if (!given.empty()) {
-        return fs::absolute(given).lexically_normal();
-    }
-    return find_course_root(fs::current_path());
-}
-
 Context make_context(const GlobalOptions& options) {
-    const fs::path root = course_root(options);
+    // --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
+    const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
+    const fs::path root = given.empty() ? find_course_root(fs::current_path())
+                                        : fs::absolute(given).lexically_normal();
     const std::string build = options.build_dir.empty() ? env_or("TORCHLINGS_BUILD_DIR",
                                                                  (root / "build" / "dev").string())
                                                         : options.build_dir;
@@ -218,7 +213,6 @@ std::vector<Verb> verbs(Options& o, Language language) {
     };
 }
 
-/// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
 /// A verb's option given before the verb (`torchlings --device cpu run 01`), said plainly with the
 /// command line that works; nothing when the command line has no such mistake.
 std::optional<std::string> misplaced_option(int argc, char** argv, const std::vector<Verb>& table) {
@@ -227,12 +221,9 @@ std::optional<std::string> misplaced_option(int argc, char** argv, const std::ve
                            [&](const Verb& v) { return word == v.name; });
     };
     const auto is_global = [](std::string_view word) {
-        for (std::string_view name : {"--root", "--build-dir", "--state", "--color"}) {
-            if (word == name || word.rfind(std::string(name) + "=", 0) == 0) {
-                return true;
-            }
-        }
-        return word == "-h" || word == "--help";
+        const std::string_view name = word.substr(0, word.find('='));
+        return word == "-h" || word == "--help" || name == "--root" || name == "--build-dir" ||
+               name == "--state" || name == "--color";
     };
     std::vector<std::string> before;
     std::vector<std::string> moved;
@@ -262,21 +253,15 @@ std::optional<std::string> misplaced_option(int argc, char** argv, const std::ve
     if (moved.empty() || i >= argc) {
         return std::nullopt;
     }
-    std::vector<std::string> fixed;
-    for (int j = i; j < argc; ++j) {
-        fixed.emplace_back(argv[j]);
-    }
+    std::vector<std::string> fixed(argv + i, argv + argc);
     // Before a "--" (arguments for the lesson), so that the option stays the runner's.
     const auto dashes = std::find(fixed.begin(), fixed.end(), "--");
     fixed.insert(dashes, moved.begin(), moved.end());
-    std::string line = std::string(kCommand);
-    for (const std::string& word : fixed) {
-        line += " " + word;
-    }
     return moved.front() + " is an option of `" + std::string(argv[i]) +
-           "`, so it goes after the verb:\n  " + line;
+           "`, so it goes after the verb:\n  " + std::string(kCommand) + " " + join(fixed, " ");
 }
 
+/// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
 bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
 
 }  // namespace
