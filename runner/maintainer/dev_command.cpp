@@ -168,12 +168,8 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
 }
 
 ExitCode dev_check(Context& context) {
-    struct Step {
-        std::string name;
-        std::vector<std::string> argv;
-    };
     const std::string root = context.root().string();
-    const std::vector<Step> steps = {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> steps = {
         {"course layout (info.md, stubs, tests, solutions, mistakes)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/TorchlingsCourse.cmake"}},
         {"course text (exercise tables, the CMake floor)",
@@ -182,21 +178,20 @@ ExitCode dev_check(Context& context) {
          {"python3", root + "/docs/check_translations.py", root, "--every-lesson"}},
     };
     bool ok = true;
-    for (const Step& step : steps) {
-        ProcessSpec spec = command_spec(step.argv);
+    for (const auto& [name, argv] : steps) {
+        ProcessSpec spec = command_spec(argv);
         spec.cwd = context.root();
         const ProcessResult result = run_process(spec);
         const bool passed = result.succeeded();
         ok = ok && passed;
         context.out() << (passed ? context.style().good("  ok    ")
                                  : context.style().bad("  FAIL  "))
-                      << step.name << "\n";
+                      << name << "\n";
         if (!passed) {
             context.out() << indent(last_lines(result.output, 20), "        ") << "\n";
         }
     }
-    const ExitCode pristine = pristine_command(context, /*write=*/false);
-    ok = ok && pristine == ExitCode::kOk;
+    ok = pristine_command(context, /*write=*/false) == ExitCode::kOk && ok;
     context.out() << "\nThe proofs that need a build (each stub fails, each solution passes, each "
                      "mistake is caught) run with:\n  cmake --preset ci && cmake --build --preset "
                      "ci && ctest --preset ci\n";

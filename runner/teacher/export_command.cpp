@@ -118,11 +118,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                          "; name a folder outside it, e.g. ../" + root.filename().string() +
                          "-class.");
     }
-    std::vector<std::string> learners;  // relative with '/'
-    for (const Exercise& exercise : context.course().exercises()) {
-        learners.push_back(
-            fs::relative(context.course().learner_file(exercise), context.root()).generic_string());
-    }
+    const std::vector<std::string> learners = learner_files(context);
     HashList manifest;
     int copied = 0;
     for (const std::string& relative : course_files(context.root())) {

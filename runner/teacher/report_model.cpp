@@ -104,14 +104,10 @@ std::string summarise_failure(const Failure& failure) {
         case FailureKind::kCrash:
             break;
     }
-    std::string text;
-    if (!failure.expr.empty()) {
-        text = failure.macro + "( " + failure.expr + " )";
-        if (!failure.expanded.empty() && failure.expanded != failure.expr) {
-            text += " with " + failure.expanded;
-        }
-    } else {
-        text = failure.macro;
+    std::string text =
+        failure.expr.empty() ? failure.macro : failure.macro + "( " + failure.expr + " )";
+    if (!failure.expr.empty() && !failure.expanded.empty() && failure.expanded != failure.expr) {
+        text += " with " + failure.expanded;
     }
     if (!failure.message.empty()) {
         text += text.empty() ? failure.message : ": " + failure.message;
@@ -123,19 +119,17 @@ std::string summarise_failure(const Failure& failure) {
 std::string describe_failures(const Context& context, const std::string& learner_file,
                               const TestCaseResult& result) {
     std::vector<std::string> parts;
-    std::size_t shown = 0;
     std::size_t left_out = 0;
     for (const Failure& failure : result.failures) {
         if (failure.kind == FailureKind::kCrash) {
             continue;
         }
-        if (shown == kMaxFailuresShown) {
+        if (parts.size() == kMaxFailuresShown) {
             ++left_out;
-            continue;
+        } else {
+            parts.push_back(join(
+                describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
         }
-        parts.push_back(
-            join(describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
-        ++shown;
     }
     if (left_out > 0) {
         parts.push_back("(" + std::to_string(left_out) + " more failed check" +
@@ -149,9 +143,7 @@ std::string all_skipped_text(const TestProgramRun& run) {
     std::vector<std::string> reasons;
     for (const TestCaseResult& result : run.events.cases) {
         std::string reason = trim(result.skip_reason);
-        while (!reason.empty() && reason.back() == '.') {
-            reason.pop_back();
-        }
+        reason.erase(reason.find_last_not_of('.') + 1);  // npos + 1: all dots, all gone
         if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
             reasons.push_back(reason);
         }
@@ -201,11 +193,6 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
     const Failure& headline = exception != result.failures.end() ? *exception : *first;
     set_verdict(report, exception != result.failures.end() ? Status::kError : Status::kFail,
                 failures, summarise_failure(headline), std::string(kind_name(headline.kind)));
-    // A check's own location; an exception outside any check has only the last check's.
-    if (!first->file.empty() && !first->macro.empty() && first->macro != "TEST_CASE") {
-        report.failure_file = context.show(first->file);
-        report.failure_line = first->line;
-    }
 }
 
 /// The text with its first letter in lower case, to continue a sentence.
@@ -227,7 +214,7 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
             report.status = run.verdict == Verdict::kPassed ? Status::kPass : Status::kFail;
             return;
         case Verdict::kAllSkipped:
-            report.all_skipped = true;  // an error, but one that no case or run step caused
+            // An error, but one that no case or run step caused.
             report.message = all_skipped_text(run);
             report.type = "skipped";
             break;
@@ -278,7 +265,6 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
     const bool in_course = course != nullptr && course->find_exercise(exercise.id) != nullptr;
     ExerciseReport report;
     report.exercise = &exercise;
-    report.test_file = in_course ? context.show(course->test_file(exercise)) : std::string();
     report.seconds = outcome.build.seconds;
     report.flags = outcome.flags;
     report.error_outside_cases = true;
@@ -332,7 +318,6 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         item.duration_s = result.duration_s;
         item.timed = result.status != CaseStatus::kUnfinished;
         if (in_test_file(result)) {
-            item.line = result.line;
             item.code = case_code(lines, case_lines, result.line);
         }
         // Reported passed but the exit status disagrees, or a refused report: no point for it.
@@ -346,9 +331,6 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
                         contradicted ? "contradicted" : "forged");
         } else if (result.status != CaseStatus::kPassed) {
             describe_failed_case(context, learner_file, run, result, item);
-            if (item.failure_line > 0 && item.failure_file == report.test_file) {
-                item.line = item.failure_line;
-            }
         }
         report.cases.push_back(std::move(item));
     }

@@ -34,9 +34,6 @@ struct CaseReport {
     std::optional<int> task_id;
     double duration_s = 0.0;
     std::string code;  ///< the source of the case, or empty
-    int line = 0;      ///< where it failed in the test file, else where it is declared; or 0
-    std::string failure_file;  ///< where its first failed check is, as the learner reads it
-    int failure_line = 0;      ///< and on which line; 0 when unknown
 };
 
 /// A case that skipped itself, and why.
@@ -53,14 +50,12 @@ struct ExerciseReport {
     std::string summary;  ///< the same in one line
     std::string type;     ///< JUnit's type for that error
     bool build_failed = false;
-    bool all_skipped = false;  ///< every case skipped itself: nothing was checked
     /// The error belongs to no case: a build error, a run that stopped between cases or ran none.
     bool error_outside_cases = false;
     std::vector<CaseReport> cases;  ///< in the order the program ran or declared them
     std::vector<SkippedCase> skipped;
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
-    std::string test_file;  ///< as the learner reads it, or empty
     /// What the learner's file does that no answer needs (core/integrity.h), for the teacher:
     /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
     /// also made the run refused.
