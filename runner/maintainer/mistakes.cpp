@@ -203,11 +203,7 @@ ExitCode mistakes_command(Context& context) {
         << " exercises: " << total - gpu_only << " caught on the CPU, " << gpu_only
         << " only with a GPU; " << signed_ << " with a recorded signature\n";
     if (!without.empty()) {
-        out << "exercises without mistakes:";
-        for (const std::string& id : without) {
-            out << " " << id;
-        }
-        out << "\n";
+        out << "exercises without mistakes: " << join(without, " ") << "\n";
     }
     return ExitCode::kOk;
 }

@@ -35,8 +35,8 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         const fs::path& path = walk->path();
         const std::string name = path.filename().string();
         if (walk->is_directory(error) && !walk->is_symlink(error)) {
-            if ((!name.empty() && name.front() == '.') ||
-                (walk.depth() == 0 && (name.rfind("build", 0) == 0 || name == kGradersFolder)) ||
+            if (name.starts_with('.') ||
+                (walk.depth() == 0 && (name.starts_with("build") || name == kGradersFolder)) ||
                 fs::exists(path / "CMakeCache.txt", error)) {
                 walk.disable_recursion_pending();
             }
@@ -47,7 +47,7 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         if (listed.contains(relative) ||
             std::find(learners.begin(), learners.end(), relative) != learners.end() ||
             relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
-            (!name.empty() && name.front() == '.')) {
+            name.starts_with('.')) {
             continue;
         }
         found.push_back(relative);
