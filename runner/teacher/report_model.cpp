@@ -148,11 +148,10 @@ std::string all_skipped_text(const TestProgramRun& run) {
             reasons.push_back(reason);
         }
     }
-    const int skipped = run.events.count(CaseStatus::kSkipped);
-    std::string text = "Every test was skipped (" + std::to_string(skipped) + " of " +
-                       std::to_string(run.events.cases.size()) +
-                       "), so nothing was checked on this machine";
-    return text + (reasons.empty() ? "." : ": " + join(reasons, "; ") + ".");
+    return "Every test was skipped (" + std::to_string(run.events.count(CaseStatus::kSkipped)) +
+           " of " + std::to_string(run.events.cases.size()) +
+           "), so nothing was checked on this machine" +
+           (reasons.empty() ? "." : ": " + join(reasons, "; ") + ".");
 }
 
 /// A case that did not pass: its status, message, summary and type.
