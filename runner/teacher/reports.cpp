@@ -13,7 +13,6 @@
 #include <system_error>
 
 #include "core/text.h"
-#include "teacher/report_model.h"
 
 namespace torchlings::runner {
 using nlohmann::json;
