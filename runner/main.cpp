@@ -14,6 +14,7 @@
 
 #include "core/errors.h"
 #include "core/messages.h"
+#include "core/text.h"
 #include "learner/verbs.h"
 #include "maintainer/verbs.h"
 #include "teacher/verbs.h"
@@ -36,17 +37,11 @@ std::string env_or(const char* name, std::string fallback) {
     return value != nullptr && *value != '\0' ? std::string(value) : std::move(fallback);
 }
 
-/// --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
-fs::path course_root(const GlobalOptions& options) {
-    const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
-    if (!given.empty()) {
-        return fs::absolute(given).lexically_normal();
-    }
-    return find_course_root(fs::current_path());
-}
-
 Context make_context(const GlobalOptions& options) {
-    const fs::path root = course_root(options);
+    // --root, else $TORCHLINGS_ROOT, else the nearest folder above with lessons/ and exercises/.
+    const std::string given = options.root.empty() ? env_or("TORCHLINGS_ROOT", "") : options.root;
+    const fs::path root = given.empty() ? find_course_root(fs::current_path())
+                                        : fs::absolute(given).lexically_normal();
     const std::string build = options.build_dir.empty() ? env_or("TORCHLINGS_BUILD_DIR",
                                                                  (root / "build" / "dev").string())
                                                         : options.build_dir;
@@ -92,10 +87,8 @@ struct Verb {
     std::string help;
     bool hidden;
     std::function<void(CLI::App&)> declare_options;
-    std::function<int(Context&)> handler;
+    std::function<ExitCode(Context&)> handler;
 };
-
-int code(ExitCode value) { return static_cast<int>(value); }
 
 /// Every verb, in the order --help lists them. A new verb is one entry here and its command.
 std::vector<Verb> verbs(Options& o, Language language) {
@@ -107,7 +100,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
                         "Print the course as JSON on stdout: lessons, exercises, hints, time "
                         "limits, files and statuses (titles and hints in the runner's language)");
          },
-         [&o](Context& c) { return code(list_command(c, o.list_json)); }},
+         [&o](Context& c) { return list_command(c, o.list_json); }},
         {"run", help(Msg::kHelpRun), false,
          [&o](CLI::App& v) {
              v.add_option("lesson", o.run.lesson, "Lesson number, e.g. 01")->required();
@@ -117,7 +110,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
                           "Processes for a lesson launched by torchrun (default: the lesson's)")
                  ->check(CLI::Range(1, 64));
          },
-         [&o](Context& c) { return run_command(c, o.run); }},
+         [&o](Context& c) { return static_cast<ExitCode>(run_command(c, o.run)); }},
         {"check", help(Msg::kHelpCheck), false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.check.check.targets, "Exercise ids or lesson numbers");
@@ -139,7 +132,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
              if (check.targets.empty() && !check.all && !o.check.verify_tests) {
                  check.targets.push_back(c.current_exercise().id);
              }
-             return code(o.check.any() ? grade_command(c, o.check) : check_command(c, check));
+             return o.check.any() ? grade_command(c, o.check) : check_command(c, check);
          }},
         {"watch", help(Msg::kHelpWatch), false,
          [&o](CLI::App& v) {
@@ -147,52 +140,52 @@ std::vector<Verb> verbs(Options& o, Language language) {
              v.add_flag("--poll", o.watch.poll,
                         "Poll the file instead of using file notifications (network drives)");
          },
-         [&o](Context& c) { return code(watch_command(c, o.watch)); }},
+         [&o](Context& c) { return watch_command(c, o.watch); }},
         {"progress", help(Msg::kHelpProgress), false, [](CLI::App&) {},
-         [](Context& c) { return code(progress_command(c)); }},
+         [](Context& c) { return progress_command(c); }},
         {"reset", help(Msg::kHelpReset), false,
          [&o](CLI::App& v) {
              v.add_option("targets", o.reset.targets, "Exercise ids or lesson numbers");
              v.add_flag("--all", o.reset.all, "Reset every exercise");
              v.add_flag("-y,--yes", o.reset.yes, "Do not ask for confirmation");
          },
-         [&o](Context& c) { return code(reset_command(c, o.reset)); }},
+         [&o](Context& c) { return reset_command(c, o.reset); }},
         {"solution", help(Msg::kHelpSolution), false,
          [&o](CLI::App& v) {
              v.add_option("id", o.solution.id, "Exercise id")->required();
              v.add_flag("--force", o.solution.force, "Show it although you are not done");
              v.add_flag("!--no-diff", o.solution.diff, "Leave out the diff with your file");
          },
-         [&o](Context& c) { return code(solution_command(c, o.solution)); }},
+         [&o](Context& c) { return solution_command(c, o.solution); }},
         {"export", help(Msg::kHelpExport), false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
          },
-         [&o](Context& c) { return code(export_command(c, o.export_)); }},
+         [&o](Context& c) { return export_command(c, o.export_); }},
         {"pristine", "Maintainers: verify (or --write) exercises/pristine.json", true,
          [&o](CLI::App& v) {
              v.add_flag("--write", o.pristine_write, "Rewrite it from the current stubs");
          },
-         [&o](Context& c) { return code(pristine_command(c, o.pristine_write)); }},
+         [&o](Context& c) { return pristine_command(c, o.pristine_write); }},
         {"hint", help(Msg::kHelpHint), false,
          [&o](CLI::App& v) { v.add_option("id", o.hint_id, "Exercise id"); },
          [&o](Context& c) {
-             return code(hint_command(c, o.hint_id.empty() ? c.current_exercise().id : o.hint_id));
+             return hint_command(c, o.hint_id.empty() ? c.current_exercise().id : o.hint_id);
          }},
         {"test", help(Msg::kHelpTest), false,
          [&o](CLI::App& v) {
              v.add_option("ctest_args", o.ctest_args, "Extra arguments for ctest, after --");
          },
-         [&o](Context& c) { return code(suite_command(c, o.ctest_args)); }},
+         [&o](Context& c) { return suite_command(c, o.ctest_args); }},
         {"doctor", help(Msg::kHelpDoctor), false, [](CLI::App&) {},
-         [](Context& c) { return code(doctor_command(c)); }},
+         [](Context& c) { return doctor_command(c); }},
         {"help", help(Msg::kHelpHelp), false, [](CLI::App&) {}, nullptr},
         {"verify-stub", "CI: the untouched stub must fail every test by assertion", true,
          [&o](CLI::App& v) {
              v.add_option("targets", o.verify.targets, "Exercise ids or lesson numbers");
              v.add_flag("--all", o.verify.all, "Verify every stub");
          },
-         [&o](Context& c) { return code(verify_stub_command(c, o.verify)); }},
+         [&o](Context& c) { return verify_stub_command(c, o.verify); }},
         {"verify-mistake",
          "CI: the tests must catch one catalogued mistake, as its signature says: "
          "verify-mistake [--record] ID SLUG",
@@ -205,20 +198,19 @@ std::vector<Verb> verbs(Options& o, Language language) {
                         "Write the observed signature into its `caught by:` line");
          },
          [&o](Context& c) {
-             return code(verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record));
+             return verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record);
          }},
         {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", true,
          [&o](CLI::App& v) {
              v.add_option("action", o.dev.action, "new or check")->required();
              v.add_option("args", o.dev.args, "new: the lesson number and the exercise id");
          },
-         [&o](Context& c) { return code(dev_command(c, o.dev)); }},
+         [&o](Context& c) { return dev_command(c, o.dev); }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
-         [](CLI::App&) {}, [](Context& c) { return code(mistakes_command(c)); }},
+         [](CLI::App&) {}, [](Context& c) { return mistakes_command(c); }},
     };
 }
 
-/// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
 /// A verb's option given before the verb (`torchlings --device cpu run 01`), said plainly with the
 /// command line that works; nothing when the command line has no such mistake.
 std::optional<std::string> misplaced_option(int argc, char** argv, const std::vector<Verb>& table) {
@@ -227,12 +219,9 @@ std::optional<std::string> misplaced_option(int argc, char** argv, const std::ve
                            [&](const Verb& v) { return word == v.name; });
     };
     const auto is_global = [](std::string_view word) {
-        for (std::string_view name : {"--root", "--build-dir", "--state", "--color"}) {
-            if (word == name || word.rfind(std::string(name) + "=", 0) == 0) {
-                return true;
-            }
-        }
-        return word == "-h" || word == "--help";
+        const std::string_view name = word.substr(0, word.find('='));
+        return word == "-h" || word == "--help" || name == "--root" || name == "--build-dir" ||
+               name == "--state" || name == "--color";
     };
     std::vector<std::string> before;
     std::vector<std::string> moved;
@@ -262,21 +251,15 @@ std::optional<std::string> misplaced_option(int argc, char** argv, const std::ve
     if (moved.empty() || i >= argc) {
         return std::nullopt;
     }
-    std::vector<std::string> fixed;
-    for (int j = i; j < argc; ++j) {
-        fixed.emplace_back(argv[j]);
-    }
+    std::vector<std::string> fixed(argv + i, argv + argc);
     // Before a "--" (arguments for the lesson), so that the option stays the runner's.
     const auto dashes = std::find(fixed.begin(), fixed.end(), "--");
     fixed.insert(dashes, moved.begin(), moved.end());
-    std::string line = std::string(kCommand);
-    for (const std::string& word : fixed) {
-        line += " " + word;
-    }
     return moved.front() + " is an option of `" + std::string(argv[i]) +
-           "`, so it goes after the verb:\n  " + line;
+           "`, so it goes after the verb:\n  " + std::string(kCommand) + " " + join(fixed, " ");
 }
 
+/// What a bare `torchlings` does: watch on a terminal (the learner's main loop), else the help.
 bool bare_starts_watch() { return isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0; }
 
 }  // namespace
@@ -332,7 +315,7 @@ int main(int argc, char** argv) {
         Context context = make_context(global);
         const auto verb =
             std::find_if(table.begin(), table.end(), [&](const Verb& v) { return name == v.name; });
-        return verb->handler(context);
+        return static_cast<int>(verb->handler(context));
     } catch (const UsageError& error) {
         std::cerr << error.what();
         if (std::string_view(error.what()).back() != '\n') {

@@ -92,35 +92,31 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
             "\"[task_1]\") {\n    CHECK(ex::" +
             id + "(2) == 4);\n    CHECK(ex::" + id + "(-3) == -6);\n}\n");
 
-    const auto append_entry = [&](std::string_view pattern, const std::string& entry) {
-        const fs::path info = layout_path(context, pattern, lesson, id);
+    // An existing file of the lesson, as `change` rewrites it (nothing: left as it is).
+    const auto edit = [&](std::string_view pattern, const auto& change) {
+        const fs::path file = layout_path(context, pattern, lesson, id);
         std::error_code error;
-        if (fs::exists(info, error)) {
-            std::string text = read_file(info);
-            if (!text.empty() && text.back() != '\n') {
-                text += '\n';
+        if (fs::exists(file, error)) {
+            if (std::optional<std::string> text = change(read_file(file))) {
+                s.edited.emplace_back(file, *text);
             }
-            s.edited.emplace_back(info, text + entry);
         }
     };
-    append_entry(layout::kExerciseInfo, "\n## " + id +
-                                            ": TODO(author) title\n\n### Hint\n\n"
-                                            "TODO(author): the first hint.\n");
-    append_entry(layout::kExerciseInfoKorean, "\n## " + id +
-                                                  ": TODO(author) 제목\n\n### Hint\n\n"
-                                                  "TODO(author): 첫 힌트.\n");
-    const std::string row = "| `" + id + "` | TODO(author) | `" + check + "` |";
-    for (const auto& [pattern, heading] :
-         {std::pair<std::string_view, std::string_view>{layout::kLessonText, "## Exercises"},
-          {layout::kLessonTextKorean, "## 연습 문제"}}) {
-        const fs::path readme = layout_path(context, pattern, lesson, id);
-        std::error_code error;
-        if (fs::exists(readme, error)) {
-            if (auto text = with_table_row(read_file(readme), heading, row)) {
-                s.edited.emplace_back(readme, *text);
-            }
-        }
+    for (const auto& [pattern, entry] :
+         {std::pair<std::string_view, std::string>{layout::kExerciseInfo,
+                                                   ": TODO(author) title\n\n### Hint\n\n"
+                                                   "TODO(author): the first hint.\n"},
+          {layout::kExerciseInfoKorean,
+           ": TODO(author) 제목\n\n### Hint\n\nTODO(author): 첫 힌트.\n"}}) {
+        edit(pattern, [&](std::string text) -> std::optional<std::string> {
+            return text + (text.empty() || text.back() == '\n' ? "" : "\n") + "\n## " + id + entry;
+        });
     }
+    const std::string row = "| `" + id + "` | TODO(author) | `" + check + "` |";
+    edit(layout::kLessonText,
+         [&](const std::string& text) { return with_table_row(text, "## Exercises", row); });
+    edit(layout::kLessonTextKorean,
+         [&](const std::string& text) { return with_table_row(text, "## 연습 문제", row); });
     return s;
 }
 
@@ -172,12 +168,8 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
 }
 
 ExitCode dev_check(Context& context) {
-    struct Step {
-        std::string name;
-        std::vector<std::string> argv;
-    };
     const std::string root = context.root().string();
-    const std::vector<Step> steps = {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> steps = {
         {"course layout (info.md, stubs, tests, solutions, mistakes)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/TorchlingsCourse.cmake"}},
         {"course text (exercise tables, the CMake floor)",
@@ -186,21 +178,20 @@ ExitCode dev_check(Context& context) {
          {"python3", root + "/docs/check_translations.py", root, "--every-lesson"}},
     };
     bool ok = true;
-    for (const Step& step : steps) {
-        ProcessSpec spec = command_spec(step.argv);
+    for (const auto& [name, argv] : steps) {
+        ProcessSpec spec = command_spec(argv);
         spec.cwd = context.root();
         const ProcessResult result = run_process(spec);
         const bool passed = result.succeeded();
         ok = ok && passed;
         context.out() << (passed ? context.style().good("  ok    ")
                                  : context.style().bad("  FAIL  "))
-                      << step.name << "\n";
+                      << name << "\n";
         if (!passed) {
             context.out() << indent(last_lines(result.output, 20), "        ") << "\n";
         }
     }
-    const ExitCode pristine = pristine_command(context, /*write=*/false);
-    ok = ok && pristine == ExitCode::kOk;
+    ok = pristine_command(context, /*write=*/false) == ExitCode::kOk && ok;
     context.out() << "\nThe proofs that need a build (each stub fails, each solution passes, each "
                      "mistake is caught) run with:\n  cmake --preset ci && cmake --build --preset "
                      "ci && ctest --preset ci\n";

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <ostream>
-#include <system_error>
 
 #include "core/errors.h"
 #include "core/layout.h"
@@ -12,20 +11,10 @@
 #include "maintainer/verbs.h"
 
 namespace torchlings::runner {
-namespace fs = std::filesystem;
-
 namespace {
 
-bool has_tag(const TestCaseResult& result, std::string_view tag) {
-    return std::find(result.tags.begin(), result.tags.end(), tag) != result.tags.end();
-}
-
 std::string quoted_list(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names) {
-        text += (text.empty() ? "\"" : ", \"") + name + "\"";
-    }
-    return text;
+    return names.empty() ? std::string() : "\"" + join(names, "\", \"") + "\"";
 }
 
 }  // namespace
@@ -46,11 +35,10 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     bool gpu_case_ran = false;
     bool gpu_case_skipped = false;
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu = has_tag(result, "gpu");
-        if (gpu && result.status == CaseStatus::kSkipped) {
-            gpu_case_skipped = true;
-        } else if (gpu) {
-            gpu_case_ran = true;
+        const bool gpu =
+            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        if (gpu) {
+            (result.status == CaseStatus::kSkipped ? gpu_case_skipped : gpu_case_ran) = true;
         }
         if (result.status != CaseStatus::kFailed) {
             continue;
@@ -102,20 +90,6 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     return verdict;
 }
 
-namespace {
-
-/// Replaces the signature line of `mistake` in its catalogue by `line`, after saving the catalogue
-/// as it was to <build>/logs/mistakes/<id>.before-<slug>.md. Only that line changes.
-void record_signature(Context& context, const Mistake& mistake, const std::string& line) {
-    const std::string text = read_file(mistake.file);
-    const fs::path backup = context.build_dir() / "logs" / "mistakes" /
-                            (mistake.exercise_id + ".before-" + mistake.slug + ".md");
-    write_file(backup, text);
-    write_file(mistake.file, with_signature_line(text, mistake, line));
-}
-
-}  // namespace
-
 ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
                                 bool record) {
     const Course& course = context.course();
@@ -139,25 +113,29 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
             const Signature observed = observed_signature(*found, run_signature(run));
             const std::string line =
                 format_signature(signature_to_record(found->caught_by, observed));
+            const std::string ok =
+                style.good(name + ": ok") + ", caught by " + quoted_list(verdict.caught_by);
             if (signature_matches(found->caught_by, observed)) {
-                out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
-                    << "\n";
+                out << ok << "\n";
                 return ExitCode::kOk;
             }
-            const std::string where =
-                context.show(found->file) + ":" +
-                std::to_string(found->caught_by_line > 0 ? found->caught_by_line : found->line);
+            const int at = found->caught_by_line > 0 ? found->caught_by_line : found->line;
+            const std::string where = context.show(found->file) + ":" + std::to_string(at);
             if (found->caught_by.empty() && !record) {
                 // Not recorded yet (a GPU-only mistake, recorded on the first GPU machine): caught
                 // is what counts; the line to record is printed.
-                out << style.good(name + ": ok") << ", caught by " << quoted_list(verdict.caught_by)
-                    << "; no signature recorded yet: run "
+                out << ok << "; no signature recorded yet: run "
                     << "verify-mistake --record " << id << " " << slug << " to record\n"
                     << line << "\n";
                 return ExitCode::kOk;
             }
             if (record) {
-                record_signature(context, *found, line);
+                // Only that line changes; the catalogue as it was is saved first.
+                const std::string text = read_file(found->file);
+                write_file(context.build_dir() / "logs" / "mistakes" /
+                               (found->exercise_id + ".before-" + found->slug + ".md"),
+                           text);
+                write_file(found->file, with_signature_line(text, *found, line));
                 out << style.good(name + ": recorded") << " in " << where << ": " << line << "\n";
                 return ExitCode::kOk;
             }
@@ -168,9 +146,8 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
                 << ")\n"
                 << "  "
                 << (found->caught_by_line > 0 ? "Replace line " : "Add to the section at line ")
-                << (found->caught_by_line > 0 ? found->caught_by_line : found->line) << " of "
-                << context.show(found->file) << " (or run verify-mistake --record " << id << " "
-                << slug << "):\n"
+                << at << " of " << context.show(found->file) << " (or run verify-mistake --record "
+                << id << " " << slug << "):\n"
                 << line << "\n";
             return ExitCode::kTestsFailed;
         }
@@ -226,11 +203,7 @@ ExitCode mistakes_command(Context& context) {
         << " exercises: " << total - gpu_only << " caught on the CPU, " << gpu_only
         << " only with a GPU; " << signed_ << " with a recorded signature\n";
     if (!without.empty()) {
-        out << "exercises without mistakes:";
-        for (const std::string& id : without) {
-            out << " " << id;
-        }
-        out << "\n";
+        out << "exercises without mistakes: " << join(without, " ") << "\n";
     }
     return ExitCode::kOk;
 }

@@ -2,36 +2,25 @@
 /// @brief `verify-stub` (CI): an untouched stub must fail each of its tests by assertion or by
 /// exception, never by crashing or hanging, and never pass one.
 /// How a run and a failed case are judged is shared with `verify-mistake` (exercise_run.cpp).
-#include <algorithm>
 #include <ostream>
 
 #include "core/exercise_run.h"
 #include "maintainer/verbs.h"
 
 namespace torchlings::runner {
-namespace {
-
-/// The problem with one case of a stub, or an empty string.
-std::string case_problem(const TestCaseResult& result) {
-    if (result.status == CaseStatus::kPassed) {
-        return "\"" + result.name + "\" passes on the stub; a stub must fail every test";
-    }
-    if (result.status != CaseStatus::kFailed) {
-        return {};
-    }
-    return failed_case_problem(result, "the stub");
-}
-
-}  // namespace
 
 std::vector<std::string> stub_problems(const Exercise& /*exercise*/, const TestProgramRun& run) {
-    std::vector<std::string> problems;
     std::string whole = run_problem(run, "the stub");
     if (!whole.empty()) {
         return {std::move(whole)};
     }
+    std::vector<std::string> problems;
     for (const TestCaseResult& result : run.events.cases) {
-        std::string problem = case_problem(result);
+        std::string problem =
+            result.status == CaseStatus::kPassed
+                ? "\"" + result.name + "\" passes on the stub; a stub must fail every test"
+            : result.status == CaseStatus::kFailed ? failed_case_problem(result, "the stub")
+                                                   : std::string();
         if (!problem.empty()) {
             problems.push_back(std::move(problem));
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <ostream>
+#include <sstream>
 #include <system_error>
 
 #include "core/hashing.h"
@@ -21,23 +22,12 @@ namespace {
 /// Where the graders go in the learner copy: what each platform runs, from outside the
 /// learner's reach (Classroom 50's config repository, Gradescope's autograder zip). They carry the
 /// manifest's digest, so they are not themselves in the manifest.
-constexpr std::string_view kGraders = kGradersFolder;
 constexpr std::string_view kClassroom50Autograder = "graders/classroom50/autograder.py";
 constexpr std::string_view kClassroom50Runtime = "graders/classroom50/runtime.json";
 constexpr std::string_view kGradescopeSetup = "graders/gradescope/setup.sh";
 constexpr std::string_view kGradescopeRun = "graders/gradescope/run_autograder";
 /// The zip Gradescope takes, beside the learner copy.
 constexpr std::string_view kGradescopeZip = "autograder.zip";
-
-/// Folders of the course root that are never part of the course's files.
-bool is_local_folder(const std::string& relative) {
-    for (const std::string_view prefix : {".git/", "build/", ".torchlings/"}) {
-        if (relative.starts_with(prefix)) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /// The course's files, relative with '/': git's list (tracked plus untracked but not ignored)
 /// inside a git work tree, else (also when git ignores the course folder itself) every file
@@ -48,52 +38,30 @@ std::vector<std::string> course_files(const fs::path& root) {
         const ProcessResult listed =
             run_process(command_spec({"git", "-C", root.string(), "ls-files", "-z", "--cached",
                                       "--others", "--exclude-standard"}));
-        if (listed.succeeded()) {
-            std::size_t start = 0;
-            while (start < listed.output.size()) {
-                const std::size_t end = listed.output.find('\0', start);
-                std::string path = listed.output.substr(
-                    start, end == std::string::npos ? std::string::npos : end - start);
-                std::error_code error;
-                if (!path.empty() && fs::is_regular_file(root / path, error)) {
-                    files.push_back(std::move(path));
-                }
-                if (end == std::string::npos) {
-                    break;
-                }
-                start = end + 1;
+        std::istringstream paths(listed.succeeded() ? listed.output : std::string());
+        std::error_code error;
+        for (std::string path; std::getline(paths, path, '\0');) {
+            if (!path.empty() && fs::is_regular_file(root / path, error)) {
+                files.push_back(std::move(path));
             }
-            std::sort(files.begin(), files.end());
-            files.erase(std::unique(files.begin(), files.end()), files.end());
-            if (std::any_of(files.begin(), files.end(),
-                            [](const std::string& file) { return file.starts_with("lessons/"); })) {
-                return files;
-            }
-            files.clear();
         }
+        std::sort(files.begin(), files.end());
+        files.erase(std::unique(files.begin(), files.end()), files.end());
+        if (std::any_of(files.begin(), files.end(),
+                        [](const std::string& file) { return file.starts_with("lessons/"); })) {
+            return files;
+        }
+        files.clear();
     }
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root)) {
         std::string relative = fs::relative(entry.path(), root).generic_string();
-        if (entry.is_regular_file() && !is_local_folder(relative)) {
+        if (entry.is_regular_file() && !relative.starts_with(".git/") &&
+            !relative.starts_with("build/") && !relative.starts_with(".torchlings/")) {
             files.push_back(std::move(relative));
         }
     }
     std::sort(files.begin(), files.end());
     return files;
-}
-
-/// The learners' files, relative with '/'.
-std::vector<std::string> learner_files(Context& context) {
-    std::vector<std::string> files;
-    for (const Exercise& exercise : context.course().exercises()) {
-        files.push_back(
-            fs::relative(context.course().learner_file(exercise), context.root()).generic_string());
-    }
-    return files;
-}
-
-bool contains(const std::vector<std::string>& items, const std::string& item) {
-    return std::find(items.begin(), items.end(), item) != items.end();
 }
 
 /// Files whose edits do not change a grade: prose, notebooks, git's own settings.
@@ -131,20 +99,14 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     // part of the course (and of the next export). Both paths are compared with every symbolic
     // link resolved (weakly: the target need not exist yet), so that a link to the course, or a
     // folder under one, is seen for what it is.
-    fs::path root = fs::weakly_canonical(fs::absolute(context.root()), error);
-    if (error) {
-        root = fs::absolute(context.root()).lexically_normal();
-    }
-    if (root.filename().empty()) {
-        root = root.parent_path();  // "/course/" as "/course"
-    }
-    fs::path resolved = fs::weakly_canonical(target, error);
-    if (error) {
-        resolved = target;
-    }
-    if (resolved.filename().empty()) {
-        resolved = resolved.parent_path();
-    }
+    const auto resolve = [&error](const fs::path& path, const fs::path& fallback) {
+        const fs::path canonical = fs::weakly_canonical(path, error);
+        const fs::path& found = error ? fallback : canonical;
+        return found.filename().empty() ? found.parent_path() : found;  // "/course/" as "/course"
+    };
+    const fs::path root =
+        resolve(fs::absolute(context.root()), fs::absolute(context.root()).lexically_normal());
+    const fs::path resolved = resolve(target, target);
     const std::string inside = resolved.lexically_relative(root).generic_string();
     if (same_path(resolved, root) || inside == "." ||
         (!inside.empty() && !inside.starts_with("..") && !inside.starts_with("build/"))) {
@@ -162,7 +124,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     for (const std::string& relative : course_files(context.root())) {
         // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't.
         if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
-            relative == kTestManifest || relative.starts_with(std::string(kGraders) + "/")) {
+            relative == kTestManifest || relative.starts_with(std::string(kGradersFolder) + "/")) {
             continue;
         }
         const fs::path destination = target / relative;
@@ -173,7 +135,8 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                                    destination.string() + ": " + error.message());
         }
         ++copied;
-        if (!contains(learners, relative) && !is_prose(relative)) {
+        if (std::find(learners.begin(), learners.end(), relative) == learners.end() &&
+            !is_prose(relative)) {
             manifest.emplace(relative, sha256_file(destination));
         }
     }
@@ -228,8 +191,8 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         << "  " << kGradescopeSetup << ", " << kGradescopeRun
         << ": Gradescope's autograder; its zip, with both at the root:\n"
         << "    cd " << target.string() << " && rm -f " << zip << " && zip -qr " << zip
-        << " . -x '.git/*' 'build/*' '.torchlings/*' '" << kGraders << "/*' && zip -qj " << zip
-        << " " << kGradescopeSetup << " " << kGradescopeRun << "\n"
+        << " . -x '.git/*' 'build/*' '.torchlings/*' '" << kGradersFolder << "/*' && zip -qj "
+        << zip << " " << kGradescopeSetup << " " << kGradescopeRun << "\n"
         << "Next: cd " << target.string()
         << " && git init && git add -A && git commit -m \"Course\", push it, and make it the "
            "template repository of the assignment.\n";

@@ -38,9 +38,13 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         context.redirect_out(context.err());  // stdout carries the JSON alone
     }
     const CheckRun checked = check_exercises(context, exercises, options.check.all);
+    const auto write_report = [&context](const std::string& file, const std::string& what,
+                                         const std::string& text) {
+        write_file(file, text);
+        context.out() << what << " written to " << context.show(file) << "\n";
+    };
     if (!options.junit_file.empty()) {
-        write_file(options.junit_file, junit_report(context, checked.outcomes));
-        context.out() << "JUnit XML written to " << context.show(options.junit_file) << "\n";
+        write_report(options.junit_file, "JUnit XML", junit_report(context, checked.outcomes));
     }
     // The score reports list every case of an exercise whose test program did not build (or
     // reached no case), each scoring 0: the cases as its listing program names them.
@@ -55,16 +59,12 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         }
     }
     if (!options.classroom50_file.empty()) {
-        write_file(options.classroom50_file,
-                   classroom50_result(context, checked.outcomes, declared).dump(2) + "\n");
-        context.out() << "Classroom 50 result written to " << context.show(options.classroom50_file)
-                      << "\n";
+        write_report(options.classroom50_file, "Classroom 50 result",
+                     classroom50_result(context, checked.outcomes, declared).dump(2) + "\n");
     }
     if (!options.gradescope_file.empty()) {
-        write_file(options.gradescope_file,
-                   gradescope_results(context, checked.outcomes, declared).dump(2) + "\n");
-        context.out() << "Gradescope results written to " << context.show(options.gradescope_file)
-                      << "\n";
+        write_report(options.gradescope_file, "Gradescope results",
+                     gradescope_results(context, checked.outcomes, declared).dump(2) + "\n");
     }
     if (options.json) {
         stdout_stream << check_json(context, checked.outcomes).dump(2) << "\n";

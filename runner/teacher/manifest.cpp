@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <set>
 #include <system_error>
 
 #include "core/hashing.h"
@@ -27,11 +26,7 @@ constexpr const char* kManifestDigestVariable = "TORCHLINGS_MANIFEST_SHA256";
 /// compiles: Markdown, notebooks, the learners' exercise files, and what lies in hidden folders
 /// (.git, .torchlings), build folders and the graders' folder.
 std::vector<std::string> unlisted_files(const Context& context, const HashList& listed) {
-    std::set<std::string> learner_files;
-    for (const Exercise& exercise : context.course().exercises()) {
-        learner_files.insert(
-            fs::relative(context.course().learner_file(exercise), context.root()).generic_string());
-    }
+    const std::vector<std::string> learners = learner_files(context);
     std::vector<std::string> found;
     std::error_code error;
     fs::recursive_directory_iterator walk(context.root(),
@@ -40,8 +35,8 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         const fs::path& path = walk->path();
         const std::string name = path.filename().string();
         if (walk->is_directory(error) && !walk->is_symlink(error)) {
-            if ((!name.empty() && name.front() == '.') ||
-                (walk.depth() == 0 && (name.rfind("build", 0) == 0 || name == kGradersFolder)) ||
+            if (name.starts_with('.') ||
+                (walk.depth() == 0 && (name.starts_with("build") || name == kGradersFolder)) ||
                 fs::exists(path / "CMakeCache.txt", error)) {
                 walk.disable_recursion_pending();
             }
@@ -49,9 +44,10 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         }
         const std::string relative = fs::relative(path, context.root()).generic_string();
         const std::string extension = path.extension().string();
-        if (listed.contains(relative) || learner_files.contains(relative) ||
+        if (listed.contains(relative) ||
+            std::find(learners.begin(), learners.end(), relative) != learners.end() ||
             relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
-            (!name.empty() && name.front() == '.')) {
+            name.starts_with('.')) {
             continue;
         }
         found.push_back(relative);
@@ -61,6 +57,15 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
 }
 
 }  // namespace
+
+std::vector<std::string> learner_files(const Context& context) {
+    std::vector<std::string> files;
+    for (const Exercise& exercise : context.course().exercises()) {
+        files.push_back(
+            fs::relative(context.course().learner_file(exercise), context.root()).generic_string());
+    }
+    return files;
+}
 
 ExitCode verify_tests(Context& context) {
     const fs::path manifest = context.root() / kTestManifest;

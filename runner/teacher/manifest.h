@@ -20,6 +20,8 @@ inline constexpr std::string_view kTestManifest = "torchlings-manifest.json";
 /// not in the manifest, since its files carry the manifest's digest, and never compiled (no
 /// include path or glob of the build reaches it), so `check --verify-tests` passes over it.
 inline constexpr std::string_view kGradersFolder = "graders";
+/// The learners' exercise files, relative to the course root with '/'.
+[[nodiscard]] std::vector<std::string> learner_files(const Context& context);
 /// `check --verify-tests`: every file in torchlings-manifest.json must have its hash. Prints
 /// the edited and missing files and returns kTestsEdited, or prints one line and returns kOk.
 /// Throws EnvironmentError when the course has no manifest (it is not a learner copy).

@@ -5,17 +5,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 #include "core/errors.h"
-#include "core/process.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
-using nlohmann::json;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,42 +25,20 @@ std::string case_code(const std::vector<std::string>& lines, const std::vector<i
     if (line <= 0 || static_cast<std::size_t>(line) > lines.size()) {
         return {};
     }
-    const auto first = static_cast<std::size_t>(line) - 1;
     std::size_t end = lines.size();
     for (const int other : case_lines) {
-        if (other > line && static_cast<std::size_t>(other) - 1 < end) {
-            end = static_cast<std::size_t>(other) - 1;
+        if (other > line) {
+            end = std::min(end, static_cast<std::size_t>(other) - 1);
         }
     }
-    for (std::size_t i = first + 1; i < end; ++i) {
-        if (lines[i].starts_with("TEST_CASE")) {
-            end = i;
-        }
+    const auto first = lines.begin() + (line - 1);
+    auto last = std::find_if(first + 1, lines.begin() + static_cast<std::ptrdiff_t>(end),
+                             [](const std::string& text) { return text.starts_with("TEST_CASE"); });
+    while (last > first + 1 && trim(*(last - 1)).empty()) {
+        --last;
     }
-    while (end > first + 1 && trim(lines[end - 1]).empty()) {
-        --end;
-    }
-    const std::vector<std::string> code(lines.begin() + static_cast<std::ptrdiff_t>(first),
-                                        lines.begin() + static_cast<std::ptrdiff_t>(end));
-    return join(code, "\n");
+    return join(std::vector<std::string>(first, last), "\n");
 }
-
-/// Whether `reported` (a file as the test program was compiled) is the exercise's test file.
-bool is_test_file(const Context& context, const Exercise& exercise, const std::string& reported) {
-    if (reported.empty()) {
-        return false;
-    }
-    try {
-        const std::filesystem::path test = context.course().test_file(exercise);
-        return std::filesystem::path(reported).filename() == test.filename();
-    } catch (const EnvironmentError&) {
-        return false;
-    }
-}
-
-}  // namespace
-
-namespace {
 
 /// Reports are read by machines and teachers' tools: English, whatever the learner's language.
 constexpr Language kReportLanguage = Language::kEnglish;
@@ -90,38 +65,17 @@ std::string tail_of(std::string_view text, std::size_t limit) {
     }
     return note + std::string(text.substr(start));
 }
-}  // namespace
-
-bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes) {
-    for (const CheckOutcome& outcome : outcomes) {
-        if (!outcome.run) {
-            continue;
-        }
-        for (const TestCaseResult& result : outcome.run->events.cases) {
-            const bool gpu_case =
-                std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
-            if (gpu_case && result.status != CaseStatus::kUnfinished) {
-                return result.status != CaseStatus::kSkipped;
-            }
-        }
-    }
-    std::error_code error;
-    return std::filesystem::exists("/dev/nvidia0", error);
-}
-
-// --- The format-neutral description -------------------------------------------------------
 
 /// The `N` of a `task_N` tag, or nothing.
 std::optional<int> task_id(const std::vector<std::string>& tags) {
     static constexpr std::string_view kPrefix = "task_";
     for (const std::string& tag : tags) {
-        if (tag.rfind(kPrefix, 0) != 0 || tag.size() == kPrefix.size()) {
+        if (!tag.starts_with(kPrefix) || tag.size() == kPrefix.size()) {
             continue;
         }
         int value = 0;
-        const char* begin = tag.data() + kPrefix.size();
         const char* end = tag.data() + tag.size();
-        const auto [rest, error] = std::from_chars(begin, end, value);
+        const auto [rest, error] = std::from_chars(tag.data() + kPrefix.size(), end, value);
         if (error == std::errc() && rest == end) {
             return value;
         }
@@ -129,7 +83,15 @@ std::optional<int> task_id(const std::vector<std::string>& tags) {
     return std::nullopt;
 }
 
-namespace {
+/// Sets a report's verdict: its status, its message, the same in one line, and its type.
+template <typename Report>
+void set_verdict(Report& report, Status status, std::string message, std::string summary,
+                 std::string type) {
+    report.status = status;
+    report.message = std::move(message);
+    report.summary = std::move(summary);
+    report.type = std::move(type);
+}
 
 /// One failed check in one line.
 std::string summarise_failure(const Failure& failure) {
@@ -142,14 +104,10 @@ std::string summarise_failure(const Failure& failure) {
         case FailureKind::kCrash:
             break;
     }
-    std::string text;
-    if (!failure.expr.empty()) {
-        text = failure.macro + "( " + failure.expr + " )";
-        if (!failure.expanded.empty() && failure.expanded != failure.expr) {
-            text += " with " + failure.expanded;
-        }
-    } else {
-        text = failure.macro;
+    std::string text =
+        failure.expr.empty() ? failure.macro : failure.macro + "( " + failure.expr + " )";
+    if (!failure.expr.empty() && !failure.expanded.empty() && failure.expanded != failure.expr) {
+        text += " with " + failure.expanded;
     }
     if (!failure.message.empty()) {
         text += text.empty() ? failure.message : ": " + failure.message;
@@ -161,19 +119,17 @@ std::string summarise_failure(const Failure& failure) {
 std::string describe_failures(const Context& context, const std::string& learner_file,
                               const TestCaseResult& result) {
     std::vector<std::string> parts;
-    std::size_t shown = 0;
     std::size_t left_out = 0;
     for (const Failure& failure : result.failures) {
         if (failure.kind == FailureKind::kCrash) {
             continue;
         }
-        if (shown == kMaxFailuresShown) {
+        if (parts.size() == kMaxFailuresShown) {
             ++left_out;
-            continue;
+        } else {
+            parts.push_back(join(
+                describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
         }
-        parts.push_back(
-            join(describe_failure(context, learner_file, failure, kReportLanguage).lines, "\n"));
-        ++shown;
     }
     if (left_out > 0) {
         parts.push_back("(" + std::to_string(left_out) + " more failed check" +
@@ -182,36 +138,20 @@ std::string describe_failures(const Context& context, const std::string& learner
     return join(parts, "\n\n");
 }
 
-/// The compiler error shown to learners, and where the full log is.
-std::string build_error_text(const Context& context, const CheckOutcome& outcome) {
-    std::vector<std::string> lines{"The build failed:"};
-    const std::vector<std::string> shown = build_error_lines(context, outcome);
-    lines.insert(lines.end(), shown.begin(), shown.end());
-    return join(lines, "\n");
-}
-
-/// The one-line form of a build error: the error itself.
-std::string build_error_summary(const Context& context, const CheckOutcome& outcome) {
-    return build_error_lines(context, outcome).front();
-}
-
 /// The sentence for a run in which every case was skipped, with the reasons.
 std::string all_skipped_text(const TestProgramRun& run) {
     std::vector<std::string> reasons;
     for (const TestCaseResult& result : run.events.cases) {
         std::string reason = trim(result.skip_reason);
-        while (!reason.empty() && reason.back() == '.') {
-            reason.pop_back();
-        }
+        reason.erase(reason.find_last_not_of('.') + 1);  // npos + 1: all dots, all gone
         if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
             reasons.push_back(reason);
         }
     }
-    const int skipped = run.events.count(CaseStatus::kSkipped);
-    std::string text = "Every test was skipped (" + std::to_string(skipped) + " of " +
-                       std::to_string(run.events.cases.size()) +
-                       "), so nothing was checked on this machine";
-    return text + (reasons.empty() ? "." : ": " + join(reasons, "; ") + ".");
+    return "Every test was skipped (" + std::to_string(run.events.count(CaseStatus::kSkipped)) +
+           " of " + std::to_string(run.events.cases.size()) +
+           "), so nothing was checked on this machine" +
+           (reasons.empty() ? "." : ": " + join(reasons, "; ") + ".");
 }
 
 /// A case that did not pass: its status, message, summary and type.
@@ -229,27 +169,20 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
         if (!failures.empty()) {
             lines.push_back("\nEarlier in this test:\n" + failures);
         }
-        report.status = Status::kError;
-        report.message = join(lines, "\n");
-        report.summary = stop->headline;
-        report.type = stop->type;
+        set_verdict(report, Status::kError, join(lines, "\n"), stop->headline, stop->type);
         report.output = tail_of(run.process.output, kExercismOutputLimit);
         return;
     }
     if (result.status == CaseStatus::kUnfinished) {
-        report.status = Status::kError;
-        report.message = "The test did not finish.";
-        report.summary = report.message;
-        report.type = "unfinished";
+        const std::string text = "The test did not finish.";
+        set_verdict(report, Status::kError, text, text, "unfinished");
         return;
     }
     const auto first = std::find_if(result.failures.begin(), result.failures.end(),
                                     [](const Failure& f) { return f.kind != FailureKind::kCrash; });
     if (first == result.failures.end()) {
-        report.status = Status::kFail;
-        report.message = "The test case failed without reporting an assertion.";
-        report.summary = report.message;
-        report.type = "assertion";
+        const std::string text = "The test case failed without reporting an assertion.";
+        set_verdict(report, Status::kFail, text, text, "assertion");
         return;
     }
     // An unexpected exception makes the case an error, and is what its summary names.
@@ -257,15 +190,8 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
         std::find_if(result.failures.begin(), result.failures.end(),
                      [](const Failure& f) { return f.kind == FailureKind::kException; });
     const Failure& headline = exception != result.failures.end() ? *exception : *first;
-    report.status = exception != result.failures.end() ? Status::kError : Status::kFail;
-    report.message = failures;
-    report.summary = summarise_failure(headline);
-    report.type = std::string(kind_name(headline.kind));
-    // A check's own location; an exception outside any check has only the last check's.
-    if (!first->file.empty() && !first->macro.empty() && first->macro != "TEST_CASE") {
-        report.failure_file = context.show(first->file);
-        report.failure_line = first->line;
-    }
+    set_verdict(report, exception != result.failures.end() ? Status::kError : Status::kFail,
+                failures, summarise_failure(headline), std::string(kind_name(headline.kind)));
 }
 
 /// The text with its first letter in lower case, to continue a sentence.
@@ -278,22 +204,16 @@ std::string continue_sentence(std::string text) {
 
 /// The verdict of a run as a whole: status, and for an error its message, summary and type.
 void describe_verdict(const Context& context, const TestProgramRun& run, ExerciseReport& report) {
-    const TestCaseResult* running = run.events.interrupted_case();
-    const std::string where = stop_where(run, kReportLanguage);
     report.status = Status::kError;
-    report.error_outside_cases = true;
+    report.error_outside_cases =
+        run.verdict == Verdict::kNoTests || run.verdict == Verdict::kNoReport;
     switch (run.verdict) {
         case Verdict::kPassed:
-            report.status = Status::kPass;
-            report.error_outside_cases = false;
-            return;
         case Verdict::kFailed:
-            report.status = Status::kFail;
-            report.error_outside_cases = false;
+            report.status = run.verdict == Verdict::kPassed ? Status::kPass : Status::kFail;
             return;
         case Verdict::kAllSkipped:
-            report.all_skipped = true;  // an error, but one that no case or run step caused
-            report.error_outside_cases = false;
+            // An error, but one that no case or run step caused.
             report.message = all_skipped_text(run);
             report.type = "skipped";
             break;
@@ -303,15 +223,16 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
         case Verdict::kExitedBeforeTests:
         case Verdict::kContradicted:
         case Verdict::kRefused: {
+            const TestCaseResult* running = run.events.interrupted_case();
+            const std::string where = stop_where(run, kReportLanguage);
             const StopText stop = *stop_text(run, kReportLanguage);
             std::vector<std::string> lines{stop.headline + where + ".", stop.detail};
             const std::string site = crash_site(context, running, kReportLanguage);
             if (!site.empty()) {
                 lines.push_back(site);
             }
-            report.message = join(lines, "\n");
-            report.summary = stop.headline + where;
-            report.type = stop.type;
+            set_verdict(report, Status::kError, join(lines, "\n"), stop.headline + where,
+                        stop.type);
             report.error_outside_cases = running == nullptr;
             return;
         }
@@ -327,61 +248,61 @@ void describe_verdict(const Context& context, const TestProgramRun& run, Exercis
     }
     report.summary = report.message;
 }
+
 }  // namespace
 
-nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const IntegrityFlag& flag : flags) {
-        list.push_back({{"code", flag.code}, {"detail", flag.detail}, {"refused", flag.refused}});
-    }
-    return list;
-}
-
-std::string flag_line(const IntegrityFlag& flag) {
-    return std::string(flag.refused ? "refused: " : "flagged: ") + flag.code + ": " + flag.detail;
-}
-
-/// The description of one checked exercise.
-ExerciseReport describe(const Context& context, Sources& sources, const CheckOutcome& outcome) {
+ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
     if (outcome.exercise == nullptr) {
         throw EnvironmentError("reports: a check outcome without its exercise");
     }
     const Exercise& exercise = *outcome.exercise;
+    const Course* course = nullptr;  // without it, the reports leave out test code and file names
+    try {
+        course = &context.course();
+    } catch (const EnvironmentError&) {
+    }
+    const bool in_course = course != nullptr && course->find_exercise(exercise.id) != nullptr;
     ExerciseReport report;
     report.exercise = &exercise;
-    report.test_file = sources.test_file(exercise);
     report.seconds = outcome.build.seconds;
     report.flags = outcome.flags;
+    report.error_outside_cases = true;
     if (outcome.problem) {
-        report.status = Status::kError;
-        report.error_outside_cases = true;
-        report.message = outcome.problem->what();
-        if (!outcome.problem->fix().empty()) {
-            report.message += "\nFix: " + outcome.problem->fix();
-        }
         const std::string what = outcome.problem->what();
-        report.summary = what.substr(0, what.find('\n'));
-        report.type = "environment";
+        const std::string fix = outcome.problem->fix();
+        set_verdict(report, Status::kError, fix.empty() ? what : what + "\nFix: " + fix,
+                    what.substr(0, what.find('\n')), "environment");
         return report;
     }
     if (!outcome.run) {
-        report.status = Status::kError;
+        const std::vector<std::string> shown = build_error_lines(context, outcome);
+        set_verdict(report, Status::kError, "The build failed:\n" + join(shown, "\n"),
+                    shown.front(), "build");
         report.build_failed = true;
-        report.error_outside_cases = true;
-        report.message = build_error_text(context, outcome);
-        report.summary = build_error_summary(context, outcome);
-        report.type = "build";
         return report;
     }
     const TestProgramRun& run = *outcome.run;
     report.seconds += run.process.seconds;
     describe_verdict(context, run, report);
 
-    const std::string learner_file = sources.learner_file(exercise);
+    const std::string learner_file =
+        in_course ? context.show(course->learner_file(exercise)) : std::string();
+    std::vector<std::string> lines;  // of the test file, whose cases' code the reports quote
+    try {
+        if (in_course) {
+            lines = split_lines(read_file(course->test_file(exercise)));
+        }
+    } catch (const EnvironmentError&) {
+        // An unreadable test file: no code to quote.
+    }
     // Each case's line and code, from where the test program said its TEST_CASE is.
+    const auto in_test_file = [&](const TestCaseResult& result) {
+        return course != nullptr && !result.file.empty() &&
+               fs::path(result.file).filename() == course->test_file(exercise).filename();
+    };
     std::vector<int> case_lines;
     for (const TestCaseResult& result : run.events.cases) {
-        if (is_test_file(context, exercise, result.file)) {
+        if (in_test_file(result)) {
             case_lines.push_back(result.line);
         }
     }
@@ -395,40 +316,31 @@ ExerciseReport describe(const Context& context, Sources& sources, const CheckOut
         item.task_id = task_id(result.tags);
         item.duration_s = result.duration_s;
         item.timed = result.status != CaseStatus::kUnfinished;
-        if (is_test_file(context, exercise, result.file)) {
-            item.line = result.line;
-            item.code = case_code(sources.test_lines(exercise), case_lines, result.line);
+        if (in_test_file(result)) {
+            item.code = case_code(lines, case_lines, result.line);
         }
-        if (result.status == CaseStatus::kPassed && run.verdict == Verdict::kContradicted) {
-            // Reported passed, but the exit status disagrees: no point for it.
-            item.status = Status::kError;
-            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
-            item.summary = "not counted: the exit status contradicts the report";
-            item.type = "contradicted";
-        } else if (run.verdict == Verdict::kRefused) {
-            // A refused report scores nothing, whatever its cases say.
-            item.status = Status::kError;
-            item.message = "Not counted: " + continue_sentence(report.summary) + ".";
-            item.summary = "not counted: the test report was refused";
-            item.type = "forged";
+        // Reported passed but the exit status disagrees, or a refused report: no point for it.
+        const bool contradicted =
+            result.status == CaseStatus::kPassed && run.verdict == Verdict::kContradicted;
+        if (contradicted || run.verdict == Verdict::kRefused) {
+            set_verdict(item, Status::kError,
+                        "Not counted: " + continue_sentence(report.summary) + ".",
+                        contradicted ? "not counted: the exit status contradicts the report"
+                                     : "not counted: the test report was refused",
+                        contradicted ? "contradicted" : "forged");
         } else if (result.status != CaseStatus::kPassed) {
             describe_failed_case(context, learner_file, run, result, item);
-            if (item.failure_line > 0 && item.failure_file == report.test_file) {
-                item.line = item.failure_line;
-            }
         }
         report.cases.push_back(std::move(item));
     }
     for (const std::string& name : cases_not_run(run)) {
-        CaseReport item;
+        CaseReport& item = report.cases.emplace_back();
         item.name = name;
-        item.status = Status::kError;
         item.ran = false;
         item.timed = false;
-        item.message = "This test never ran: " + continue_sentence(report.summary) + ".";
-        item.summary = "not run: the program stopped early";
-        item.type = "not-run";
-        report.cases.push_back(std::move(item));
+        set_verdict(item, Status::kError,
+                    "This test never ran: " + continue_sentence(report.summary) + ".",
+                    "not run: the program stopped early", "not-run");
     }
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {

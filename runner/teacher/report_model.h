@@ -21,9 +21,6 @@ namespace torchlings::runner {
 /// A report's verdict; the order is the order of seriousness.
 enum class Status { kPass, kFail, kError };
 
-/// "pass", "fail" or "error".
-[[nodiscard]] std::string status_name(Status status);
-
 /// One test case that ran (or should have run) as every report describes it.
 struct CaseReport {
     std::string name;
@@ -37,9 +34,6 @@ struct CaseReport {
     std::optional<int> task_id;
     double duration_s = 0.0;
     std::string code;  ///< the source of the case, or empty
-    int line = 0;      ///< where it failed in the test file, else where it is declared; or 0
-    std::string failure_file;  ///< where its first failed check is, as the learner reads it
-    int failure_line = 0;      ///< and on which line; 0 when unknown
 };
 
 /// A case that skipped itself, and why.
@@ -56,14 +50,12 @@ struct ExerciseReport {
     std::string summary;  ///< the same in one line
     std::string type;     ///< JUnit's type for that error
     bool build_failed = false;
-    bool all_skipped = false;  ///< every case skipped itself: nothing was checked
     /// The error belongs to no case: a build error, a run that stopped between cases or ran none.
     bool error_outside_cases = false;
     std::vector<CaseReport> cases;  ///< in the order the program ran or declared them
     std::vector<SkippedCase> skipped;
     std::string output;  ///< the end of the program's output, when the run did not pass
     double seconds = 0.0;
-    std::string test_file;  ///< as the learner reads it, or empty
     /// What the learner's file does that no answer needs (core/integrity.h), for the teacher:
     /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
     /// also made the run refused.
@@ -75,45 +67,11 @@ struct ExerciseReport {
 /// it writes the score reports.
 using DeclaredCases = std::map<std::string, std::vector<ListedCase>>;
 
-/// The course's files that the reports quote, each read once: the test file (for a case's
-/// code: its lines from its TEST_CASE, as the test program reported the line, to the next case's)
-/// and the files' names as a learner reads them.
-class Sources {
-  public:
-    explicit Sources(const Context& context);
-
-    /// The test file as the learner reads it; empty without the course.
-    [[nodiscard]] std::string test_file(const Exercise& exercise) const;
-    /// The learner's file as the learner reads it; empty without the course.
-    [[nodiscard]] std::string learner_file(const Exercise& exercise) const;
-    /// The lines of the exercise's test file (cached); empty when it cannot be read.
-    const std::vector<std::string>& test_lines(const Exercise& exercise);
-
-  private:
-    [[nodiscard]] bool has(const Exercise& exercise) const;
-
-    const Context& context_;
-    const Course* course_ = nullptr;
-    std::map<std::string, std::vector<std::string>> lines_;
-};
-
-/// The flags as a JSON array of {"code", "detail", "refused"}.
-[[nodiscard]] nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags);
-/// One flag in one line: "refused: <code>: <detail>" or "flagged: <code>: <detail>".
-[[nodiscard]] std::string flag_line(const IntegrityFlag& flag);
-
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD.
 [[nodiscard]] std::string valid_utf8(std::string_view text);
 /// Every string in the value made valid UTF-8, so that a JSON writer accepts it.
 void make_valid_utf8(nlohmann::json& value);
-/// Whether this machine has a GPU, as the test programs decided it (each [gpu] case asks
-/// LibTorch and skips itself without one): a [gpu] case of these outcomes that ran says yes, one
-/// that skipped itself says no. Only when none did is the NVIDIA driver asked (/dev/nvidia0).
-[[nodiscard]] bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes);
-/// The `N` of a `task_N` tag, or nothing.
-[[nodiscard]] std::optional<int> task_id(const std::vector<std::string>& tags);
 /// The description of one checked exercise.
-[[nodiscard]] ExerciseReport describe(const Context& context, Sources& sources,
-                                      const CheckOutcome& outcome);
+[[nodiscard]] ExerciseReport describe(const Context& context, const CheckOutcome& outcome);
 
 }  // namespace torchlings::runner

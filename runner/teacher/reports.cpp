@@ -7,16 +7,36 @@
 #include "teacher/reports.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
-#include <optional>
+#include <filesystem>
+#include <system_error>
 
 #include "core/text.h"
-#include "teacher/report_model.h"
 
 namespace torchlings::runner {
 using nlohmann::json;
 
 namespace {
+
+/// "pass", "fail" or "error".
+std::string status_name(Status status) {
+    return status == Status::kPass ? "pass" : status == Status::kFail ? "fail" : "error";
+}
+
+/// The flags as a JSON array of {"code", "detail", "refused"}.
+json flags_json(const std::vector<IntegrityFlag>& flags) {
+    json list = json::array();
+    for (const IntegrityFlag& flag : flags) {
+        list.push_back({{"code", flag.code}, {"detail", flag.detail}, {"refused", flag.refused}});
+    }
+    return list;
+}
+
+/// One flag in one line: "refused: <code>: <detail>" or "flagged: <code>: <detail>".
+std::string flag_line(const IntegrityFlag& flag) {
+    return std::string(flag.refused ? "refused: " : "flagged: ") + flag.code + ": " + flag.detail;
+}
 
 // --- Exercism -----------------------------------------------------------------------------
 
@@ -68,35 +88,17 @@ std::string xml_escape(std::string_view text, bool attribute) {
     const std::string valid = valid_utf8(text);
     std::string escaped;
     escaped.reserve(valid.size());
+    // The characters XML escapes, and how: in element content, and in an attribute value.
+    static constexpr std::string_view kSpecial = "&<>\"'\n\t\r";
+    static constexpr std::array<std::string_view, 8> kInContent{"&amp;",  "&lt;", "&gt;", "&quot;",
+                                                                "&apos;", "\n",   "\t",   "&#13;"};
+    static constexpr std::array<std::string_view, 8> kInAttribute{
+        "&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#10;", "&#9;", "&#13;"};
     for (std::size_t i = 0; i < valid.size(); ++i) {
         const char c = valid[i];
-        switch (c) {
-            case '&':
-                escaped += "&amp;";
-                continue;
-            case '<':
-                escaped += "&lt;";
-                continue;
-            case '>':
-                escaped += "&gt;";
-                continue;
-            case '"':
-                escaped += "&quot;";
-                continue;
-            case '\'':
-                escaped += "&apos;";
-                continue;
-            case '\n':
-                escaped += attribute ? "&#10;" : "\n";
-                continue;
-            case '\t':
-                escaped += attribute ? "&#9;" : "\t";
-                continue;
-            case '\r':
-                escaped += "&#13;";
-                continue;
-            default:
-                break;
+        if (const std::size_t special = kSpecial.find(c); special != std::string_view::npos) {
+            escaped += (attribute ? kInAttribute : kInContent)[special];
+            continue;
         }
         const auto byte = static_cast<unsigned char>(c);
         if (byte < 0x20) {
@@ -182,19 +184,7 @@ std::string junit_suite(const ExerciseReport& report, const std::string& timesta
         }
         body += "    </properties>\n";
     }
-    if (report.error_outside_cases) {
-        CaseReport error;
-        error.name = report.build_failed ? "build" : "run";
-        error.status = Status::kError;
-        error.message = report.message;
-        error.summary = report.summary;
-        error.type = report.type;
-        error.duration_s = report.seconds;
-        body += junit_case(classname, error);
-        ++counts.tests;
-        ++counts.errors;
-    }
-    for (const CaseReport& item : report.cases) {
+    const auto add = [&](const CaseReport& item) {
         body += junit_case(classname, item);
         ++counts.tests;
         if (!item.ran) {
@@ -204,13 +194,25 @@ std::string junit_suite(const ExerciseReport& report, const std::string& timesta
         } else if (item.status == Status::kError) {
             ++counts.errors;
         }
+    };
+    if (report.error_outside_cases) {
+        CaseReport error;
+        error.name = report.build_failed ? "build" : "run";
+        error.status = Status::kError;
+        error.message = report.message;
+        error.summary = report.summary;
+        error.type = report.type;
+        error.duration_s = report.seconds;
+        add(error);
     }
+    std::for_each(report.cases.begin(), report.cases.end(), add);
     for (const SkippedCase& item : report.skipped) {
-        body += "    <testcase" + attr("name", item.name) + attr("classname", classname) +
-                attr("time", seconds_text(0.0)) + ">\n      <skipped" +
-                attr("message", item.reason) + "/>\n    </testcase>\n";
-        ++counts.tests;
-        ++counts.skipped;
+        CaseReport skipped;  // a <skipped/> with its reason, like a case never reached
+        skipped.name = item.name;
+        skipped.status = Status::kError;
+        skipped.ran = false;
+        skipped.summary = item.reason;
+        add(skipped);
     }
     if (!report.output.empty()) {
         body += "    <system-out>" + xml_escape(report.output, false) + "</system-out>\n";
@@ -243,18 +245,33 @@ struct Scores {
     }
 };
 
-/// One point per test case that ran (or should have: a case never reached scores 0). A build
-/// error, or a run that reached no case, scores each declared case of the exercise 0 (as its
-/// listing program named them: `declared_by_id`), so that the maximum does not change with the
-/// learner's code; on a machine without a GPU its [gpu] cases are then left out as skipped, as
-/// they would have skipped themselves after a working build.
+/// Whether this machine has a GPU, as the test programs decided it (each [gpu] case asks
+/// LibTorch and skips itself without one): a [gpu] case of these outcomes that ran says yes, one
+/// that skipped itself says no. Only when none did is the NVIDIA driver asked (/dev/nvidia0).
+bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes) {
+    for (const CheckOutcome& outcome : outcomes) {
+        if (!outcome.run) {
+            continue;
+        }
+        for (const TestCaseResult& result : outcome.run->events.cases) {
+            const bool gpu_case =
+                std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+            if (gpu_case && result.status != CaseStatus::kUnfinished) {
+                return result.status != CaseStatus::kSkipped;
+            }
+        }
+    }
+    std::error_code error;
+    return std::filesystem::exists("/dev/nvidia0", error);
+}
+
+/// The cases scored, and those left out, as reports.h says above classroom50_result().
 Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outcomes,
                    const DeclaredCases& declared_by_id) {
-    Sources sources(context);
     Scores scores;
     const bool has_gpu = gpu_found_by_tests(outcomes);
     for (const CheckOutcome& outcome : outcomes) {
-        const ExerciseReport report = describe(context, sources, outcome);
+        const ExerciseReport report = describe(context, outcome);
         const std::string& id = report.exercise->id;
         for (json flag : flags_json(report.flags)) {
             flag["exercise"] = id;
@@ -265,10 +282,8 @@ Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outc
         }
         if (report.error_outside_cases && report.cases.empty()) {
             const auto found = declared_by_id.find(id);
-            std::vector<ListedCase> declared;
-            if (found != declared_by_id.end()) {
-                declared = found->second;
-            }
+            std::vector<ListedCase> declared =
+                found != declared_by_id.end() ? found->second : std::vector<ListedCase>();
             if (declared.empty()) {
                 // Not even listed (no listing program in this build folder): one case, 0 points.
                 declared.push_back({report.build_failed ? "build" : "run", false});
@@ -287,22 +302,10 @@ Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outc
         for (const CaseReport& item : report.cases) {
             scores.cases.push_back({id + ": " + item.name, item.status, item.message});
         }
-        for (const json& entry : skipped_json(report.skipped, id + ": ")) {
-            scores.skipped.push_back(entry);
-        }
+        const json skipped = skipped_json(report.skipped, id + ": ");
+        scores.skipped.insert(scores.skipped.end(), skipped.begin(), skipped.end());
     }
     return scores;
-}
-
-/// One JSON row per scored case, as `row` writes it from the case and whether it passed (a case
-/// scores 1 point when it passed, else 0).
-template <typename Row>
-json case_rows(const Scores& scores, Row row) {
-    json rows = json::array();
-    for (const ScoredCase& item : scores.cases) {
-        rows.push_back(row(item, item.status == Status::kPass));
-    }
-    return rows;
 }
 
 /// The value of an environment variable that Classroom 50's runner sets, or "".
@@ -317,12 +320,14 @@ nlohmann::json classroom50_result(const Context& context, const std::vector<Chec
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
     const int score = scores.passed();
-    json tests = case_rows(scores, [](const ScoredCase& item, bool passed) -> json {
-        return {{"test-name", item.name},
-                {"passed", passed},
-                {"score", passed ? 1 : 0},
-                {"max-score", 1}};
-    });
+    json tests = json::array();
+    for (const ScoredCase& item : scores.cases) {
+        const bool passed = item.status == Status::kPass;
+        tests.push_back({{"test-name", item.name},
+                         {"passed", passed},
+                         {"score", passed ? 1 : 0},
+                         {"max-score", 1}});
+    }
     const std::string commit = runner_variable("COMMIT_URL");
     const std::string review = runner_variable("REVIEW_URL");
     json result = {{"schema", "classroom50/result/v1"},
@@ -346,11 +351,16 @@ nlohmann::json gradescope_results(const Context& context, const std::vector<Chec
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(context, outcomes, declared);
     const int score = scores.passed();
-    json tests = case_rows(scores, [](const ScoredCase& item, bool passed) -> json {
-        return {{"name", item.name},      {"score", passed ? 1 : 0},
-                {"max_score", 1},         {"status", passed ? "passed" : "failed"},
-                {"output", item.message}, {"visibility", "visible"}};
-    });
+    json tests = json::array();
+    for (const ScoredCase& item : scores.cases) {
+        const bool passed = item.status == Status::kPass;
+        tests.push_back({{"name", item.name},
+                         {"score", passed ? 1 : 0},
+                         {"max_score", 1},
+                         {"status", passed ? "passed" : "failed"},
+                         {"output", item.message},
+                         {"visibility", "visible"}});
+    }
     std::string output = std::to_string(score) + " of " + std::to_string(scores.cases.size()) +
                          " test cases passed.";
     if (!scores.skipped.empty()) {
@@ -381,19 +391,17 @@ nlohmann::json gradescope_refusal(const std::string& why) {
 }
 
 nlohmann::json exercism_results(const Context& context, const CheckOutcome& outcome) {
-    Sources sources(context);
-    return exercism_json(describe(context, sources, outcome));
+    return exercism_json(describe(context, outcome));
 }
 
 nlohmann::json check_json(const Context& context, const std::vector<CheckOutcome>& outcomes) {
-    Sources sources(context);
     if (outcomes.size() == 1) {
-        return exercism_json(describe(context, sources, outcomes.front()));
+        return exercism_results(context, outcomes.front());
     }
     Status worst = Status::kPass;
     json exercises = json::array();
     for (const CheckOutcome& outcome : outcomes) {
-        const ExerciseReport report = describe(context, sources, outcome);
+        const ExerciseReport report = describe(context, outcome);
         worst = std::max(worst, report.status);
         json entry = exercism_json(report);
         entry["id"] = outcome.exercise->id;
@@ -404,13 +412,12 @@ nlohmann::json check_json(const Context& context, const std::vector<CheckOutcome
 }
 
 std::string junit_report(const Context& context, const std::vector<CheckOutcome>& outcomes) {
-    Sources sources(context);
     const std::string timestamp = iso_time_now();
     SuiteCounts total;
     std::string suites;
     for (const CheckOutcome& outcome : outcomes) {
         SuiteCounts counts;
-        suites += junit_suite(describe(context, sources, outcome), timestamp, counts);
+        suites += junit_suite(describe(context, outcome), timestamp, counts);
         total.add(counts);
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
