@@ -109,6 +109,8 @@ class Course {
 
   private:
     /// Throws UsageError: `message`, the names among `names` close to `wanted`, and every id.
+    /// The ids of the exercises of `lesson` (of every lesson: nullptr), in file order.
+    [[nodiscard]] std::vector<std::string> ids(const Lesson* lesson = nullptr) const;
     [[noreturn]] void throw_unknown(std::string message, std::string_view wanted,
                                     const std::vector<std::string>& names) const;
 

@@ -35,19 +35,11 @@ std::string_view trimmed(std::string_view text) {
 
 /// Collects one exercise's hint lines and drops the blank lines around each hint.
 void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
-    while (!lines.empty() && trimmed(lines.back()).empty()) {
-        lines.pop_back();
-    }
-    std::size_t first = 0;
-    while (first < lines.size() && trimmed(lines[first]).empty()) {
-        ++first;
-    }
-    std::string hint;
-    for (std::size_t i = first; i < lines.size(); ++i) {
-        hint += (i == first ? "" : "\n") + lines[i];
-    }
+    const auto blank = [](const std::string& line) { return trimmed(line).empty(); };
+    const auto first = std::find_if_not(lines.begin(), lines.end(), blank);
+    const auto last = std::find_if_not(lines.rbegin(), lines.rend(), blank).base();
+    exercise.hints.push_back(first < last ? join(std::vector<std::string>(first, last), "\n") : "");
     lines.clear();
-    exercise.hints.push_back(std::move(hint));
 }
 
 }  // namespace

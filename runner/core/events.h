@@ -87,10 +87,6 @@ struct TestRun {
 /// cut short (no newline) is unreadable, not forged: a crash can leave one.
 [[nodiscard]] TestRun parse_test_events(std::string_view json_lines, std::string_view key = {});
 
-/// The MAC that the reporter appends to a line (`body` is the line up to its MAC, closed with
-/// "}"), as 64 lower-case hex digits.
-[[nodiscard]] std::string event_mac(std::string_view key, std::string_view body);
-
 /// `body` signed as the reporter signs it: `{...,"mac":"<hex>"}`. For tests.
 [[nodiscard]] std::string sign_event_line(std::string_view key, std::string_view body);
 

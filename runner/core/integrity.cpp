@@ -80,28 +80,21 @@ std::string demangle(const std::string& name) {
     return status == 0 && text ? std::string(text.get()) : name;
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 /// C++ names in namespaces of the libraries a test program links: a strong definition of one
 /// replaces the library's.
 bool in_library_namespace(std::string_view demangled) {
-    for (std::string_view prefix :
-         {"std::", "c10::", "at::", "torch::", "caffe2::", "nlohmann::", "__cxxabiv1::",
-          "__gnu_cxx::", "operator new", "operator delete"}) {
-        if (starts_with(demangled, prefix)) {
-            return true;
-        }
-    }
-    return false;
+    constexpr std::array<std::string_view, 10> kPrefixes{
+        "std::",      "c10::",        "at::",        "torch::",      "caffe2::",
+        "nlohmann::", "__cxxabiv1::", "__gnu_cxx::", "operator new", "operator delete"};
+    return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+                       [&](std::string_view prefix) { return demangled.starts_with(prefix); });
 }
 
 /// Symbols that compilers themselves emit unmangled into an object: never the learner's doing.
 bool compiler_symbol(std::string_view name) {
     return name.find('.') != std::string_view::npos ||  // DW.ref.__gxx_personality_v0, ...
-           starts_with(name, "__cuda") || starts_with(name, "__nv") ||
-           starts_with(name, "__fatbin") || starts_with(name, "__sti__") ||
+           name.starts_with("__cuda") || name.starts_with("__nv") || name.starts_with("__fatbin") ||
+           name.starts_with("__sti__") ||
            name == "__clang_call_terminate";  // Clang's helper for a noexcept function's throw
 }
 
@@ -110,7 +103,12 @@ void add(std::vector<IntegrityFlag>& flags, std::string_view code, std::string d
     flags.push_back({std::string(code), std::move(detail), refused});
 }
 
-std::string listed(const std::vector<std::string>& names, std::size_t most = 6) {
+/// Up to `most` of the names, sorted once `sorted` and without repeats.
+std::string listed(std::vector<std::string> names, bool sorted = false, std::size_t most = 6) {
+    if (sorted) {
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+    }
     std::vector<std::string> shown(names.begin(),
                                    names.begin() + static_cast<long>(std::min(most, names.size())));
     std::string text = join(shown, ", ");
@@ -145,7 +143,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
         }
         if (kind == 'U' || kind == 'w' || kind == 'v') {
             cuda_registered = cuda_registered || name == "__cudaRegisterFatBinary";
-            if (starts_with(demangled, "Catch::")) {
+            if (demangled.starts_with("Catch::")) {
                 catch_uses.push_back(demangled);
             }
             for (const Category& category : categories()) {
@@ -160,7 +158,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
         if (!global && kind != 'u') {
             continue;  // local to the file: it replaces nothing
         }
-        if (starts_with(demangled, "Catch::")) {
+        if (demangled.starts_with("Catch::")) {
             catch_names.push_back(demangled);
         } else if (name.rfind("_Z", 0) != 0) {
             if (!compiler_symbol(name)) {
@@ -207,10 +205,8 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
         if (found == uses.end()) {
             continue;
         }
-        std::vector<std::string>& names = found->second;
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        add(flags, category.code, std::string(category.what) + ": uses " + listed(names), false);
+        add(flags, category.code,
+            std::string(category.what) + ": uses " + listed(found->second, true), false);
     }
     return flags;
 }
@@ -219,21 +215,19 @@ std::vector<IntegrityFlag> flags_from_sections(const std::vector<std::string>& s
     std::vector<IntegrityFlag> flags;
     std::vector<std::string> ordered;
     for (const std::string& section : sections) {
-        if (starts_with(section, ".preinit_array")) {
+        if (section.starts_with(".preinit_array")) {
             add(flags, "preinit-array",
                 "puts a function in .preinit_array, to run before the program's own start-up",
                 true);
-        } else if (starts_with(section, ".init_array.") || starts_with(section, ".ctors.") ||
-                   starts_with(section, ".fini_array.") || starts_with(section, ".dtors.")) {
+        } else if (section.starts_with(".init_array.") || section.starts_with(".ctors.") ||
+                   section.starts_with(".fini_array.") || section.starts_with(".dtors.")) {
             ordered.push_back(section);
         }
     }
     if (!ordered.empty()) {
-        std::sort(ordered.begin(), ordered.end());
-        ordered.erase(std::unique(ordered.begin(), ordered.end()), ordered.end());
         add(flags, "startup-order",
             "orders its start-up or exit code (init_priority or a constructor priority: " +
-                listed(ordered) + ")",
+                listed(ordered, true) + ")",
             false);
     }
     return flags;
@@ -286,11 +280,7 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
     };
     std::vector<std::string> names;
     // 64-bit (class 2), little-endian (data 1).
-    if (data.size() < 64 ||
-        data.compare(0, 4,
-                     "\x7f"
-                     "ELF") != 0 ||
-        data[4] != 2 || data[5] != 1) {
+    if (data.size() < 64 || data.compare(0, 4, "\177ELF") != 0 || data[4] != 2 || data[5] != 1) {
         return names;
     }
     const std::uint64_t table = read(0x28, 8);
@@ -368,11 +358,9 @@ std::vector<IntegrityFlag> scan_learner_file(const Context& context, const Exerc
             add(flags, "not-scanned", "nm could not read " + context.show(object), false);
             continue;
         }
-        for (IntegrityFlag& flag : flags_from_symbols(listed.output)) {
-            flags.push_back(std::move(flag));
-        }
-        for (IntegrityFlag& flag : flags_from_sections(elf_section_names(object))) {
-            flags.push_back(std::move(flag));
+        for (const std::vector<IntegrityFlag>& found :
+             {flags_from_symbols(listed.output), flags_from_sections(elf_section_names(object))}) {
+            flags.insert(flags.end(), found.begin(), found.end());
         }
     }
     return flags;

@@ -47,18 +47,9 @@ ColorMode parse_color_mode(std::string_view text) {
 }
 
 Style Style::detect(ColorMode mode) {
-    bool color = false;
-    switch (mode) {
-        case ColorMode::kAlways:
-            color = true;
-            break;
-        case ColorMode::kNever:
-            color = false;
-            break;
-        case ColorMode::kAuto:
-            color = isatty(STDOUT_FILENO) != 0 && env("NO_COLOR").empty() && env("TERM") != "dumb";
-            break;
-    }
+    const bool color =
+        mode == ColorMode::kAlways || (mode == ColorMode::kAuto && isatty(STDOUT_FILENO) != 0 &&
+                                       env("NO_COLOR").empty() && env("TERM") != "dumb");
     return {color, utf8_locale()};
 }
 
@@ -66,12 +57,7 @@ std::string Style::paint(std::string_view code, std::string_view text) const {
     if (!color_) {
         return std::string(text);
     }
-    std::string painted = "\x1b[";
-    painted += code;
-    painted += 'm';
-    painted += text;
-    painted += "\x1b[0m";
-    return painted;
+    return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
 }
 
 }  // namespace torchlings::runner
