@@ -214,11 +214,9 @@ std::vector<std::string> keep_going_arguments(const Context& context) {
 /// can redraw a line (TERM set and not "dumb").
 bool is_terminal(const std::ostream& out) {
     const char* term = std::getenv("TERM");
-    if (term == nullptr || std::string_view(term) == "dumb") {
-        return false;
-    }
-    return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
-           (&out == &std::cerr && isatty(STDERR_FILENO) != 0);
+    return term != nullptr && std::string_view(term) != "dumb" &&
+           ((&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
+            (&out == &std::cerr && isatty(STDERR_FILENO) != 0));
 }
 
 }  // namespace

@@ -116,14 +116,9 @@ bool is_caret_line(std::string_view line) {
 /// stands in the file, often unindented, so such a line counts when a caret line follows it.
 bool is_context_line(const std::vector<std::string>& lines, std::size_t index) {
     const std::string& line = lines[index];
-    if (line.empty()) {
-        return false;
-    }
-    if (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0 ||
-        is_caret_line(line)) {
-        return true;
-    }
-    return index + 1 < lines.size() && is_caret_line(lines[index + 1]);
+    return !line.empty() &&
+           (line.front() == ' ' || line.front() == '\t' || line.starts_with(">>>") ||
+            is_caret_line(line) || (index + 1 < lines.size() && is_caret_line(lines[index + 1])));
 }
 
 /// Compares printed paths with the learner's file, resolving each printed path once.

@@ -4,6 +4,7 @@
 #include "core/course.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <system_error>
 #include <tuple>
@@ -109,9 +110,7 @@ Course Course::load(const fs::path& root, Language language) {
                 translate_exercises(declared, read_file(root / info_ko), lesson,
                                     info_ko.generic_string(), info.generic_string());
             }
-            for (Exercise& exercise : declared) {
-                exercises.push_back(std::move(exercise));
-            }
+            std::move(declared.begin(), declared.end(), std::back_inserter(exercises));
         }
         lessons.push_back(std::move(lesson));
     }

@@ -15,12 +15,10 @@ namespace {
 constexpr long long kMaxTimeoutS = 24LL * 3600;
 
 bool valid_id(std::string_view id) {
-    if (id.empty() || id.front() < 'a' || id.front() > 'z') {
-        return false;
-    }
-    return std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
+    return !id.empty() && id.front() >= 'a' && id.front() <= 'z' &&
+           std::all_of(id.begin(), id.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+           });
 }
 
 std::string_view trimmed(std::string_view text) {
@@ -107,10 +105,8 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                 }
                 exercise.timeout_s = std::stoi(std::string(value));
             } else {
-                fail(
-                    "expected \"timeout_s: N\" or a \"### Hint\" "
-                    "section below \"## " +
-                    exercise.id + "\", got \"" + std::string(line) + "\"");
+                fail("expected \"timeout_s: N\" or a \"### Hint\" section below \"## " +
+                     exercise.id + "\", got \"" + std::string(line) + "\"");
             }
         }
     }

@@ -194,9 +194,7 @@ TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
             const auto sequence = event.is_object() ? event.find("seq") : event.end();
             if (!verifies(key, line) || sequence == event.end() || !sequence->is_number_integer() ||
                 sequence->get<long long>() != next_sequence) {
-                if (++run.forged_lines == 1) {
-                    run.first_forged_line = line.substr(0, 160);
-                }
+                ++run.forged_lines;
                 continue;
             }
             ++next_sequence;
@@ -208,14 +206,12 @@ TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
         // One report, from its run_start to its run_end: lines before or after it (written by
         // other code of the program through a copy of the descriptor) are not part of it.
         const bool is_start = string_field(event, "event") == "run_start";
-        if (run.finished || (!run.started && !is_start) || (run.started && is_start)) {
+        if (run.finished || run.started == is_start) {
             ++run.ignored_events;
             continue;
         }
         apply_event(run, event);
-        if (run.finished && !counts_agree(run, event)) {
-            run.counts_disagree = true;
-        }
+        run.counts_disagree = run.finished && !counts_agree(run, event);
     }
     return run;
 }

@@ -63,8 +63,6 @@ struct TestRun {
     /// Lines that were not the reporter's: with a key, a line without a valid MAC or out of
     /// sequence; never part of the results, and enough to refuse the run.
     int forged_lines = 0;
-    /// The first forged line (its first 160 bytes), for the report.
-    std::string first_forged_line;
     /// The run_end's counts differ from the case events read.
     bool counts_disagree = false;
 

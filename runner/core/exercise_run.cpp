@@ -86,10 +86,9 @@ std::string forgery_reason(const TestRun& events) {
                " of its test report did not come from the course's reporter (no valid signature "
                "for this run), so the report was refused";
     }
-    if (events.counts_disagree) {
-        return "its test report's totals contradict its own test cases, so the report was refused";
-    }
-    return {};
+    return events.counts_disagree
+               ? "its test report's totals contradict its own test cases, so the report was refused"
+               : "";
 }
 
 Verdict classify(const ProcessResult& process, const TestRun& events) {
@@ -117,10 +116,7 @@ Verdict classify(const ProcessResult& process, const TestRun& events) {
     if (process.exit_code != 0) {
         return Verdict::kContradicted;  // a pass needs the exit status to agree
     }
-    if (events.count(CaseStatus::kPassed) == 0) {
-        return Verdict::kAllSkipped;
-    }
-    return Verdict::kPassed;
+    return events.count(CaseStatus::kPassed) == 0 ? Verdict::kAllSkipped : Verdict::kPassed;
 }
 
 TestProgramRun run_test_program(Context& context, const Exercise& exercise,
@@ -205,10 +201,9 @@ std::string failed_case_problem(const TestCaseResult& result, std::string_view s
         return "\"" + result.name + "\": " + std::string(subject) +
                " must fail by assertion, not by crashing";
     }
-    if (result.failures.empty()) {
-        return "\"" + result.name + "\" failed without an assertion or exception";
-    }
-    return {};
+    return result.failures.empty()
+               ? "\"" + result.name + "\" failed without an assertion or exception"
+               : "";
 }
 
 }  // namespace torchlings::runner

@@ -39,7 +39,6 @@ std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_vie
     }
     static constexpr std::string_view kHex = "0123456789abcdef";
     std::string text;
-    text.reserve(2 * length);
     for (unsigned int i = 0; i < length; ++i) {
         text += kHex[digest[i] >> 4];
         text += kHex[digest[i] & 0xF];

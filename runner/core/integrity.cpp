@@ -103,19 +103,25 @@ void add(std::vector<IntegrityFlag>& flags, std::string_view code, std::string d
     flags.push_back({std::string(code), std::move(detail), refused});
 }
 
-/// Up to `most` of the names, sorted once `sorted` and without repeats.
-std::string listed(std::vector<std::string> names, bool sorted = false, std::size_t most = 6) {
+/// Adds a flag about `names`, when there are any: `before`, up to six of them (sorted and without
+/// repeats when `sorted`), `after`.
+void add_listed(std::vector<IntegrityFlag>& flags, std::string_view code,
+                std::vector<std::string> names, std::string_view before, std::string_view after,
+                bool refused, bool sorted = false) {
+    if (names.empty()) {
+        return;
+    }
     if (sorted) {
         std::sort(names.begin(), names.end());
         names.erase(std::unique(names.begin(), names.end()), names.end());
     }
-    std::vector<std::string> shown(names.begin(),
-                                   names.begin() + static_cast<long>(std::min(most, names.size())));
-    std::string text = join(shown, ", ");
-    if (names.size() > most) {
-        text += " and " + std::to_string(names.size() - most) + " more";
+    constexpr std::size_t kMost = 6;
+    std::string text = join(
+        {names.begin(), names.begin() + static_cast<long>(std::min(kMost, names.size()))}, ", ");
+    if (names.size() > kMost) {
+        text += " and " + std::to_string(names.size() - kMost) + " more";
     }
-    return text;
+    add(flags, code, std::string(before) + text + std::string(after), refused);
 }
 
 }  // namespace
@@ -171,42 +177,22 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
     // nvcc's registration code (a .cpp compiled as CUDA, lesson 09) unregisters its kernels from
     // an atexit() handler of its own.
     if (cuda_registered) {
-        std::vector<std::string>& exits = uses["exit-path"];
-        exits.erase(std::remove(exits.begin(), exits.end(), "atexit"), exits.end());
-        if (exits.empty()) {
-            uses.erase("exit-path");
-        }
+        std::erase(uses["exit-path"], "atexit");
     }
     std::vector<IntegrityFlag> flags;
-    if (!c_names.empty()) {
-        add(flags, "interposes-symbol",
-            "defines " + listed(c_names) +
-                " outside any namespace: a function of the C library or another library of the "
-                "test program with that name would be replaced by it",
-            true);
-    }
-    if (!catch_names.empty()) {
-        add(flags, "catch2-internals", "defines Catch2's " + listed(catch_names), true);
-    }
-    if (!ifuncs.empty()) {
-        add(flags, "ifunc",
-            "has indirect functions (" + listed(ifuncs) + "), which run before the program starts",
-            true);
-    }
-    if (!library_names.empty()) {
-        add(flags, "interposes-symbol", "defines the library function " + listed(library_names),
-            false);
-    }
-    if (!catch_uses.empty()) {
-        add(flags, "catch2-internals", "uses Catch2's " + listed(catch_uses), false);
-    }
+    add_listed(flags, "interposes-symbol", c_names, "defines ",
+               " outside any namespace: a function of the C library or another library of the "
+               "test program with that name would be replaced by it",
+               true);
+    add_listed(flags, "catch2-internals", catch_names, "defines Catch2's ", "", true);
+    add_listed(flags, "ifunc", ifuncs, "has indirect functions (",
+               "), which run before the program starts", true);
+    add_listed(flags, "interposes-symbol", library_names, "defines the library function ", "",
+               false);
+    add_listed(flags, "catch2-internals", catch_uses, "uses Catch2's ", "", false);
     for (const Category& category : categories()) {
-        auto found = uses.find(category.code);
-        if (found == uses.end()) {
-            continue;
-        }
-        add(flags, category.code,
-            std::string(category.what) + ": uses " + listed(found->second, true), false);
+        add_listed(flags, category.code, uses[category.code],
+                   std::string(category.what) + ": uses ", "", false, true);
     }
     return flags;
 }
@@ -224,12 +210,9 @@ std::vector<IntegrityFlag> flags_from_sections(const std::vector<std::string>& s
             ordered.push_back(section);
         }
     }
-    if (!ordered.empty()) {
-        add(flags, "startup-order",
-            "orders its start-up or exit code (init_priority or a constructor priority: " +
-                listed(ordered, true) + ")",
-            false);
-    }
+    add_listed(flags, "startup-order", ordered,
+               "orders its start-up or exit code (init_priority or a constructor priority: ", ")",
+               false, true);
     return flags;
 }
 
@@ -244,12 +227,9 @@ std::vector<IntegrityFlag> flags_from_source(std::string_view source) {
             files.emplace_back(text);
         }
     }
-    if (!files.empty()) {
-        add(flags, "process-files",
-            "names the test program's own process files or the runner's variables (" +
-                listed(files) + ")",
-            false);
-    }
+    add_listed(flags, "process-files", files,
+               "names the test program's own process files or the runner's variables (", ")",
+               false);
     if (has("asm(") || has("asm (") || has("__asm") || has("asm volatile")) {
         add(flags, "inline-assembly", "contains inline assembly", false);
     }
@@ -261,9 +241,7 @@ std::vector<IntegrityFlag> flags_from_source(std::string_view source) {
             startup.emplace_back(text.substr(text.find_first_not_of("(:gnu")));
         }
     }
-    if (!startup.empty()) {
-        add(flags, "startup-order", "uses the attribute " + listed(startup), false);
-    }
+    add_listed(flags, "startup-order", startup, "uses the attribute ", "", false);
     return flags;
 }
 
@@ -307,15 +285,6 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
 std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
     std::vector<fs::path> objects;
     const std::string folder = "ex_" + std::string(id) + ".dir";
-    const auto collect = [&](const fs::path& target) {
-        std::error_code error;
-        for (fs::recursive_directory_iterator file(target, error);
-             !error && file != fs::recursive_directory_iterator(); file.increment(error)) {
-            if (file->is_regular_file(error) && file->path().extension() == ".o") {
-                objects.push_back(file->path());
-            }
-        }
-    };
     std::error_code error;
     fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
                                         error);
@@ -327,8 +296,12 @@ std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_vie
             it.disable_recursion_pending();  // another build tree (a test's), not this one's
         } else if (it->path().filename() == "CMakeFiles") {
             it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
-            if (fs::is_directory(it->path() / folder, error)) {
-                collect(it->path() / folder);
+            std::error_code inner;
+            for (fs::recursive_directory_iterator file(it->path() / folder, inner);
+                 !inner && file != fs::recursive_directory_iterator(); file.increment(inner)) {
+                if (file->is_regular_file(inner) && file->path().extension() == ".o") {
+                    objects.push_back(file->path());
+                }
             }
         }
     }
@@ -373,10 +346,9 @@ std::string refusal_text(const std::vector<IntegrityFlag>& flags) {
             reasons.push_back(flag.detail);
         }
     }
-    if (reasons.empty()) {
-        return {};
-    }
-    return "the file " + join(reasons, "; it ") + ", which could forge the test report";
+    return reasons.empty()
+               ? ""
+               : "the file " + join(reasons, "; it ") + ", which could forge the test report";
 }
 
 }  // namespace torchlings::runner

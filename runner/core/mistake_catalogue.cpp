@@ -73,11 +73,7 @@ Signature sorted_signature(Signature signature) {
 Signature parse_signature(std::string_view text, std::string_view source, int line) {
     Signature signature;
     std::size_t at = 0;
-    const auto skip_spaces = [&] {
-        while (at < text.size() && text[at] == ' ') {
-            ++at;
-        }
-    };
+    const auto skip_spaces = [&] { at = std::min(text.find_first_not_of(' ', at), text.size()); };
     const std::string expected =
         "expected `\"<case name>\" (assertion|exception|crash|timeout[, sometimes])`, entries "
         "separated by `; `, after \"" +
@@ -102,11 +98,9 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
             }
         }
         skip_spaces();
-        if (!closed || entry.name.empty() || at >= text.size() || text[at] != '(') {
-            fail(source, line, expected);
-        }
         const std::size_t close = text.find(')', at);
-        if (close == std::string_view::npos) {
+        if (!closed || entry.name.empty() || at >= text.size() || text[at] != '(' ||
+            close == std::string_view::npos) {
             fail(source, line, expected);
         }
         std::string_view how = text.substr(at + 1, close - at - 1);
@@ -187,17 +181,14 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
                                              std::string_view source) {
     std::vector<Mistake> mistakes;
     const std::vector<std::string> lines = split_lines(text);
+    const std::string caught_by = trim(layout::kMistakeCaughtBy);
     bool in_fence = false;
     bool new_paragraph = true;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         const int number = static_cast<int>(i) + 1;
-        if (in_fence) {
-            in_fence = !is_fence(line);
-            continue;
-        }
-        if (is_fence(line)) {
-            in_fence = true;
+        if (in_fence || is_fence(line)) {
+            in_fence = in_fence != is_fence(line);  // a fence opens or closes a code block
             continue;
         }
         if (line.starts_with("## ")) {
@@ -231,13 +222,13 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
         const std::string trimmed = trim(line);
         if (trimmed.empty()) {
             new_paragraph = true;
-        } else if (line.starts_with(trim(layout::kMistakeCaughtBy))) {
+        } else if (line.starts_with(caught_by)) {
             if (mistake.caught_by_line != 0) {
                 fail(source, number,
-                     "mistake '" + mistake.slug + "' has a second \"" +
-                         trim(layout::kMistakeCaughtBy) + "\" line: its signature is one line");
+                     "mistake '" + mistake.slug + "' has a second \"" + caught_by +
+                         "\" line: its signature is one line");
             }
-            const std::string rest = trim(line.substr(trim(layout::kMistakeCaughtBy).size()));
+            const std::string rest = trim(line.substr(caught_by.size()));
             if (!rest.empty()) {
                 mistake.caught_by = sorted_signature(parse_signature(rest, source, number));
             }

@@ -154,29 +154,20 @@ int wait_inherited(pid_t pid) {
     return status;
 }
 
-/// Appends to the captured output, keeping only the last `limit` bytes when limit > 0.
-void append_output(ProcessResult& result, std::string_view piece, std::size_t limit) {
-    result.output.append(piece);
-    if (limit > 0 && result.output.size() > 2 * limit) {
-        // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
-        result.output.erase(0, result.output.size() - limit);
-        result.output_truncated = true;
-    }
-}
-
 /// Reads what a pipe holds now into the output (or the events); false once it is closed (or
-/// broken).
+/// broken). Only the last output_limit bytes of the output are kept, when it is set.
 bool read_ready(int fd, bool output, ProcessResult& result, const ProcessSpec& spec) {
     std::array<char, 65536> buffer{};
     const ssize_t count = read(fd, buffer.data(), buffer.size());
     if (count > 0) {
         const std::string_view piece(buffer.data(), static_cast<std::size_t>(count));
-        if (!output) {
-            result.events.append(piece);
-            return true;
+        (output ? result.output : result.events).append(piece);
+        if (output && spec.output_limit > 0 && result.output.size() > 2 * spec.output_limit) {
+            // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
+            result.output.erase(0, result.output.size() - spec.output_limit);
+            result.output_truncated = true;
         }
-        append_output(result, piece, spec.output_limit);
-        if (spec.on_output) {
+        if (output && spec.on_output) {
             spec.on_output(piece);
         }
         return true;
@@ -319,7 +310,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
             }
         }
         environment.push_back(prefix + std::to_string(kEventsFd));
-        if (key_read.get() >= 0) {
+        if (keyed) {
             environment.push_back(key_prefix + std::to_string(kKeyFd));
         }
         for (std::string& entry : environment) {
@@ -346,15 +337,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
                    null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner);
     }
 
-    if (capture) {
-        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
-    }
     out_write.reset();
     events_write.reset();
     key_read.reset();
     report_write.reset();
     std::optional<Watchdog> watchdog;
     if (capture) {
+        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
         watchdog.emplace(pid, spec.timeout);
     }
 
@@ -376,12 +365,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
         result.output.erase(0, result.output.size() - spec.output_limit);
         result.output_truncated = true;
     }
-    if (WIFEXITED(status)) {
-        result.exit_code = WEXITSTATUS(status);
-    }
-    if (WIFSIGNALED(status)) {
-        result.signal = WTERMSIG(status);
-    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return result;
 }
 

@@ -162,8 +162,7 @@ Parsed read_state(const fs::path& path) {
 class StateLock {
   public:
     explicit StateLock(const fs::path& state) {
-        fs::path path = state;
-        path += ".lock";
+        const fs::path path = state.string() + ".lock";
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) {
             const int number = errno;
@@ -225,11 +224,9 @@ StateFile StateFile::load(const fs::path& path) {
         // Progress is derivable by checking again; a learner's command must never fail over it.
         // Kept beside it under a name no earlier copy has (.corrupt, then .corrupt.1, ...): a
         // second corruption never overwrites the first one's copy.
-        fs::path aside = path;
-        aside += ".corrupt";
+        fs::path aside = path.string() + ".corrupt";
         for (int n = 1; fs::exists(aside, error) || fs::is_symlink(aside, error); ++n) {
-            aside = path;
-            aside += ".corrupt." + std::to_string(n);
+            aside = path.string() + ".corrupt." + std::to_string(n);
         }
         fs::rename(path, aside, error);
         state.warning_ =
@@ -336,8 +333,7 @@ void StateFile::save() {
 
     // Write a sibling file, then rename it over the old one: a reader (or a crash) sees either
     // the old file or the new one, never half of one.
-    fs::path temporary = path_;
-    temporary += ".tmp." + std::to_string(::getpid());
+    const fs::path temporary = path_.string() + ".tmp." + std::to_string(::getpid());
     write_file(temporary, to_json());
     fs::rename(temporary, path_, error);
     if (error) {

@@ -54,10 +54,8 @@ Style Style::detect(ColorMode mode) {
 }
 
 std::string Style::paint(std::string_view code, std::string_view text) const {
-    if (!color_) {
-        return std::string(text);
-    }
-    return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
+    return color_ ? "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m"
+                  : std::string(text);
 }
 
 }  // namespace torchlings::runner
