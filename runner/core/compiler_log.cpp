@@ -53,11 +53,10 @@ struct ErrorLine {
 std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
     for (std::string_view marker : {": error: ", ": fatal error: "}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) {
-            continue;
+        if (at != std::string_view::npos) {
+            return ErrorLine{parse_colon_location(line.substr(0, at)),
+                             std::string(line.substr(at + marker.size()))};
         }
-        return ErrorLine{parse_colon_location(line.substr(0, at)),
-                         std::string(line.substr(at + marker.size()))};
     }
     if (line.rfind("error: ", 0) == 0) {
         return ErrorLine{std::nullopt, std::string(line.substr(7))};
@@ -69,20 +68,16 @@ std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
 std::optional<ErrorLine> parse_nvcc_style(std::string_view line) {
     for (std::string_view marker : {"): error", "): catastrophic error"}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) {
-            continue;
+        const std::size_t open = at == std::string_view::npos ? at : line.rfind('(', at);
+        const std::size_t colon =
+            open == std::string_view::npos ? open : line.find(':', at + marker.size());
+        const std::string_view number =
+            colon == std::string_view::npos ? "" : line.substr(open + 1, at - open - 1);
+        if (is_number(number)) {
+            return ErrorLine{
+                Location{std::string(line.substr(0, open)), std::stoi(std::string(number)), 0},
+                trim(line.substr(colon + 1))};
         }
-        const std::size_t open = line.rfind('(', at);
-        if (open == std::string_view::npos || !is_number(line.substr(open + 1, at - open - 1))) {
-            continue;
-        }
-        const std::size_t colon = line.find(':', at + marker.size());
-        if (colon == std::string_view::npos) {
-            continue;
-        }
-        Location where{std::string(line.substr(0, open)),
-                       std::stoi(std::string(line.substr(open + 1, at - open - 1))), 0};
-        return ErrorLine{std::move(where), trim(line.substr(colon + 1))};
     }
     return std::nullopt;
 }

@@ -119,21 +119,16 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
 
 std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
                                        std::string_view source, Language language) {
-    std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    const std::vector<std::string> lines = split_lines(readme);
+    std::string_view first = lines.empty() ? "" : trimmed(lines.front());
     int line = 1;
-    if (language == Language::kKorean) {
-        // A translation may start with a line that links to the other language: its title is
-        // in the first heading.
-        std::size_t at = 0;
-        for (int number_of_line = 1; at < readme.size(); ++number_of_line) {
-            const std::size_t end = std::min(readme.find('\n', at), readme.size());
-            if (readme.substr(at, end - at).starts_with("# ")) {
-                first = trimmed(readme.substr(at, end - at));
-                line = number_of_line;
-                break;
-            }
-            at = end + 1;
-        }
+    // A translation may start with a line that links to the other language: its title is in the
+    // first heading.
+    const auto heading = std::find_if(
+        lines.begin(), lines.end(), [](const std::string& text) { return text.starts_with("# "); });
+    if (language == Language::kKorean && heading != lines.end()) {
+        first = trimmed(*heading);
+        line = static_cast<int>(heading - lines.begin()) + 1;
     }
     std::string prefix = "# Lesson " + number;
     if (language == Language::kKorean && first.starts_with("# \uAC15\uC758 " + number)) {
