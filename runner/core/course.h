@@ -67,7 +67,6 @@ class Course {
     static Course from_parts(std::filesystem::path root, std::vector<Lesson> lessons,
                              std::vector<Exercise> exercises);
 
-    /// The course folder.
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
     /// Lessons in file order.
     [[nodiscard]] const std::vector<Lesson>& lessons() const { return lessons_; }

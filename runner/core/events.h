@@ -37,7 +37,6 @@ struct Failure {
     int line = 0;
 };
 
-/// One test case.
 struct TestCaseResult {
     std::string name;               ///< as declared in TEST_CASE
     std::vector<std::string> tags;  ///< Catch2 tags, without brackets

@@ -99,7 +99,6 @@ struct RunSignature {
     Signature gpu;       ///< the [gpu] cases, sorted
 };
 
-/// The signature of a run.
 [[nodiscard]] RunSignature run_signature(const TestProgramRun& run);
 
 /// The part of a run's signature that `mistake` records: the [gpu] part for a GPU-only mistake,

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 
@@ -34,16 +35,13 @@ bool utf8_locale() {
 }  // namespace
 
 ColorMode parse_color_mode(std::string_view text) {
-    if (text == "auto") {
-        return ColorMode::kAuto;
+    // In the order of ColorMode.
+    constexpr std::array<std::string_view, 3> kModes{"auto", "always", "never"};
+    const auto* found = std::find(kModes.begin(), kModes.end(), text);
+    if (found == kModes.end()) {
+        throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
     }
-    if (text == "always") {
-        return ColorMode::kAlways;
-    }
-    if (text == "never") {
-        return ColorMode::kNever;
-    }
-    throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
+    return static_cast<ColorMode>(found - kModes.begin());
 }
 
 Style Style::detect(ColorMode mode) {
