@@ -4,14 +4,10 @@
 /// folder the learner cannot write, a compiler that is missing).
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <ostream>
-#include <system_error>
 
 #include "core/compiler_log.h"
 #include "core/errors.h"
@@ -40,12 +36,8 @@ void throw_if_permission_denied(const Context& context, const BuildResult& build
     std::string said;
     std::string path;
     if (at != std::string::npos) {
-        const std::size_t begin = log.rfind('\n', at);
-        const std::size_t end = log.find('\n', at);
-        said = trim(log.substr(begin == std::string::npos ? 0 : begin + 1,
-                               end == std::string::npos
-                                   ? std::string::npos
-                                   : end - (begin == std::string::npos ? 0 : begin + 1)));
+        const std::size_t begin = log.rfind('\n', at) + 1;  // npos + 1 is 0: the first line
+        said = trim(log.substr(begin, log.find('\n', at) - begin));
         // The first absolute path on that line, if it names one: a '/' at its start or after a
         // space, quote or parenthesis (ninja: "stat(/path): Permission denied").
         for (std::size_t slash = said.find('/'); slash != std::string::npos;
@@ -87,8 +79,8 @@ void throw_if_permission_denied(const Context& context, const BuildResult& build
 }
 
 /// Throws when a failed build never reached the compiler: CMake could not re-configure the
-/// build folder (Ninja re-runs it first when a
-/// CMakeLists.txt or an exercises/NN_topic/info.md changed), or the target does not exist.
+/// build folder (Ninja re-runs it first when a CMakeLists.txt or an exercises/NN_topic/info.md
+/// changed), or the target does not exist.
 void throw_if_not_compiled(const Context& context, std::string_view target,
                            const BuildResult& build) {
     if (build.log.find("rebuilding 'build.ninja'") != std::string::npos) {
@@ -207,20 +199,13 @@ class BuildProgress {
 
 /// The build tool's "keep going after a failure" option for the build folder's generator, after
 /// `--`; nothing for a generator without one.
-std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
-    std::ifstream cache(build_dir / "CMakeCache.txt");
-    std::string line;
-    while (std::getline(cache, line)) {
-        if (line.rfind("CMAKE_GENERATOR:", 0) == 0) {
-            const std::string generator = line.substr(line.find('=') + 1);
-            if (generator == "Ninja" || generator == "Ninja Multi-Config") {
-                return {"--", "-k", "0"};
-            }
-            if (generator == "Unix Makefiles") {
-                return {"--", "-k"};
-            }
-            return {};
-        }
+std::vector<std::string> keep_going_arguments(const Context& context) {
+    const std::string generator = context.cache_value("CMAKE_GENERATOR").value_or("");
+    if (generator == "Ninja" || generator == "Ninja Multi-Config") {
+        return {"--", "-k", "0"};
+    }
+    if (generator == "Unix Makefiles") {
+        return {"--", "-k"};
     }
     return {};
 }
@@ -229,11 +214,9 @@ std::vector<std::string> keep_going_arguments(const fs::path& build_dir) {
 /// can redraw a line (TERM set and not "dumb").
 bool is_terminal(const std::ostream& out) {
     const char* term = std::getenv("TERM");
-    if (term == nullptr || std::string_view(term) == "dumb") {
-        return false;
-    }
-    return (&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
-           (&out == &std::cerr && isatty(STDERR_FILENO) != 0);
+    return term != nullptr && std::string_view(term) != "dumb" &&
+           ((&out == &std::cout && isatty(STDOUT_FILENO) != 0) ||
+            (&out == &std::cerr && isatty(STDERR_FILENO) != 0));
 }
 
 }  // namespace
@@ -245,14 +228,11 @@ BuildResult build_target(Context& context, std::string_view target) {
 BuildResult build_targets(Context& context, const std::vector<std::string>& targets,
                           std::string_view label) {
     context.require_configured_build();
-    ProcessSpec spec{
-        {context.cmake().string(), "--build", context.build_dir().string(), "--target"},
-        {},
-        OutputMode::kCapture,
-        std::nullopt};
+    ProcessSpec spec = command_spec(
+        {context.cmake().string(), "--build", context.build_dir().string(), "--target"});
     spec.argv.insert(spec.argv.end(), targets.begin(), targets.end());
     if (targets.size() > 1) {
-        const std::vector<std::string> keep_going = keep_going_arguments(context.build_dir());
+        const std::vector<std::string> keep_going = keep_going_arguments(context);
         spec.argv.insert(spec.argv.end(), keep_going.begin(), keep_going.end());
     }
     std::ostream& out = context.out();

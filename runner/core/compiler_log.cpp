@@ -4,7 +4,6 @@
 #include "core/compiler_log.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include "core/text.h"
@@ -29,21 +28,18 @@ bool is_number(std::string_view text) {
 /// "path:12:5" or "path:12" (gcc, clang); nothing when the text does not end in a line number.
 std::optional<Location> parse_colon_location(std::string_view text) {
     const std::size_t last = text.rfind(':');
-    if (last == std::string_view::npos || !is_number(text.substr(last + 1))) {
+    if (last == std::string_view::npos || last == 0 || !is_number(text.substr(last + 1))) {
         return std::nullopt;
     }
+    const int number = std::stoi(std::string(text.substr(last + 1)));
     const std::size_t before = text.rfind(':', last - 1);
-    if (before != std::string_view::npos && last > 0 &&
-        is_number(text.substr(before + 1, last - before - 1))) {
-        return Location{std::string(text.substr(0, before)),
-                        std::stoi(std::string(text.substr(before + 1, last - before - 1))),
-                        std::stoi(std::string(text.substr(last + 1)))};
+    const std::string_view middle =
+        before == std::string_view::npos ? "" : text.substr(before + 1, last - before - 1);
+    if (is_number(middle)) {
+        return Location{std::string(text.substr(0, before)), std::stoi(std::string(middle)),
+                        number};
     }
-    if (last == 0) {
-        return std::nullopt;
-    }
-    return Location{std::string(text.substr(0, last)),
-                    std::stoi(std::string(text.substr(last + 1))), 0};
+    return Location{std::string(text.substr(0, last)), number, 0};
 }
 
 /// A diagnostic line: where (if anywhere) and what.
@@ -57,11 +53,10 @@ struct ErrorLine {
 std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
     for (std::string_view marker : {": error: ", ": fatal error: "}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) {
-            continue;
+        if (at != std::string_view::npos) {
+            return ErrorLine{parse_colon_location(line.substr(0, at)),
+                             std::string(line.substr(at + marker.size()))};
         }
-        return ErrorLine{parse_colon_location(line.substr(0, at)),
-                         std::string(line.substr(at + marker.size()))};
     }
     if (line.rfind("error: ", 0) == 0) {
         return ErrorLine{std::nullopt, std::string(line.substr(7))};
@@ -73,20 +68,16 @@ std::optional<ErrorLine> parse_gcc_style(std::string_view line) {
 std::optional<ErrorLine> parse_nvcc_style(std::string_view line) {
     for (std::string_view marker : {"): error", "): catastrophic error"}) {
         const std::size_t at = line.find(marker);
-        if (at == std::string_view::npos) {
-            continue;
+        const std::size_t open = at == std::string_view::npos ? at : line.rfind('(', at);
+        const std::size_t colon =
+            open == std::string_view::npos ? open : line.find(':', at + marker.size());
+        const std::string_view number =
+            colon == std::string_view::npos ? "" : line.substr(open + 1, at - open - 1);
+        if (is_number(number)) {
+            return ErrorLine{
+                Location{std::string(line.substr(0, open)), std::stoi(std::string(number)), 0},
+                trim(line.substr(colon + 1))};
         }
-        const std::size_t open = line.rfind('(', at);
-        if (open == std::string_view::npos || !is_number(line.substr(open + 1, at - open - 1))) {
-            continue;
-        }
-        const std::size_t colon = line.find(':', at + marker.size());
-        if (colon == std::string_view::npos) {
-            continue;
-        }
-        Location where{std::string(line.substr(0, open)),
-                       std::stoi(std::string(line.substr(open + 1, at - open - 1))), 0};
-        return ErrorLine{std::move(where), trim(line.substr(colon + 1))};
     }
     return std::nullopt;
 }
@@ -120,14 +111,9 @@ bool is_caret_line(std::string_view line) {
 /// stands in the file, often unindented, so such a line counts when a caret line follows it.
 bool is_context_line(const std::vector<std::string>& lines, std::size_t index) {
     const std::string& line = lines[index];
-    if (line.empty()) {
-        return false;
-    }
-    if (line.front() == ' ' || line.front() == '\t' || line.rfind(">>>", 0) == 0 ||
-        is_caret_line(line)) {
-        return true;
-    }
-    return index + 1 < lines.size() && is_caret_line(lines[index + 1]);
+    return !line.empty() &&
+           (line.front() == ' ' || line.front() == '\t' || line.starts_with(">>>") ||
+            is_caret_line(line) || (index + 1 < lines.size() && is_caret_line(lines[index + 1])));
 }
 
 /// Compares printed paths with the learner's file, resolving each printed path once.
@@ -137,17 +123,13 @@ class LearnerFileMatcher {
         : learner_file_(std::move(learner_file)), build_dir_(std::move(build_dir)) {}
 
     bool matches(const std::string& printed) {
-        const auto cached = cache_.find(printed);
-        if (cached != cache_.end()) {
-            return cached->second;
+        const auto [cached, inserted] = cache_.try_emplace(printed, false);
+        if (inserted) {
+            const fs::path path(printed);
+            cached->second =
+                same_path(path.is_relative() ? build_dir_ / path : path, learner_file_);
         }
-        fs::path path(printed);
-        if (path.is_relative()) {
-            path = build_dir_ / path;
-        }
-        const bool same = same_path(path, learner_file_);
-        cache_.emplace(printed, same);
-        return same;
+        return cached->second;
     }
 
   private:
@@ -159,30 +141,22 @@ class LearnerFileMatcher {
 /// The location in a line that ties the learner's file to a diagnostic: an #include chain
 /// ("In file included from f:3:", "from f:3,") or an instantiation ("f:12:20:   required from").
 std::optional<Location> learner_origin(std::string_view line, LearnerFileMatcher& matcher) {
-    std::string_view text = line;
+    std::optional<std::string_view> text;
     for (std::string_view prefix : {"In file included from ", "from "}) {
-        const std::size_t at = text.find(prefix);
-        if (at != std::string_view::npos && trim(text.substr(0, at)).empty()) {
-            text = text.substr(at + prefix.size());
-            while (!text.empty() && (text.back() == ':' || text.back() == ',')) {
-                text.remove_suffix(1);
+        const std::size_t at = line.find(prefix);
+        if (!text && at != std::string_view::npos && trim(line.substr(0, at)).empty()) {
+            text = line.substr(at + prefix.size());
+            while (!text->empty() && (text->back() == ':' || text->back() == ',')) {
+                text->remove_suffix(1);
             }
-            auto where = parse_colon_location(text);
-            if (where && matcher.matches(where->file)) {
-                return where;
-            }
-            return std::nullopt;
         }
     }
     const std::size_t required = line.find(":   required from");
-    if (required == std::string_view::npos) {
-        return std::nullopt;
+    if (!text && required != std::string_view::npos) {
+        text = line.substr(0, required);
     }
-    auto where = parse_colon_location(line.substr(0, required));
-    if (where && matcher.matches(where->file)) {
-        return where;
-    }
-    return std::nullopt;
+    auto where = text ? parse_colon_location(*text) : std::nullopt;
+    return where && matcher.matches(where->file) ? where : std::nullopt;
 }
 
 CompilerError make_error(const std::vector<std::string>& lines, std::size_t index,
@@ -209,8 +183,7 @@ std::optional<CompilerError> first_error(std::string_view log, const fs::path& l
                                          const fs::path& build_dir) {
     const std::vector<std::string> lines = split_lines(log);
     LearnerFileMatcher matcher(learner_file, build_dir);
-    std::optional<std::size_t> first_any;
-    std::optional<ErrorLine> first_any_parsed;
+    std::optional<std::pair<std::size_t, ErrorLine>> first_any;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         std::optional<ErrorLine> parsed = parse_error_line(lines[i]);
         if (!parsed) {
@@ -222,17 +195,16 @@ std::optional<CompilerError> first_error(std::string_view log, const fs::path& l
             return error;
         }
         if (!first_any) {
-            first_any = i;
-            first_any_parsed = std::move(parsed);
+            first_any.emplace(i, std::move(*parsed));
         }
     }
     if (!first_any) {
         return std::nullopt;
     }
 
-    CompilerError error = make_error(lines, *first_any, std::move(*first_any_parsed));
+    CompilerError error = make_error(lines, first_any->first, std::move(first_any->second));
     // gcc prints the include chain and "required from here" just before the error itself.
-    for (std::size_t i = *first_any; i-- > 0;) {
+    for (std::size_t i = first_any->first; i-- > 0;) {
         if (parse_error_line(lines[i])) {
             break;  // the previous diagnostic
         }

@@ -76,15 +76,12 @@ void Context::require_configured_build() const {
 
 std::optional<std::string> Context::cache_value(std::string_view key) const {
     std::ifstream cache(build_dir_ / "CMakeCache.txt");
-    std::string line;
-    while (std::getline(cache, line)) {
+    for (std::string line; std::getline(cache, line);) {
         // Entries read KEY:TYPE=VALUE.
         const std::size_t colon = line.find(':');
         const std::size_t equals = line.find('=');
-        if (colon == std::string::npos || equals == std::string::npos || colon > equals) {
-            continue;
-        }
-        if (std::string_view(line).substr(0, colon) == key) {
+        if (colon != std::string::npos && equals != std::string::npos && colon < equals &&
+            std::string_view(line).substr(0, colon) == key) {
             return line.substr(equals + 1);
         }
     }

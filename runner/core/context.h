@@ -32,7 +32,6 @@ class Context {
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
     /// The configured CMake build folder.
     [[nodiscard]] const std::filesystem::path& build_dir() const { return build_dir_; }
-    /// How output is decorated.
     [[nodiscard]] const Style& style() const { return style_; }
     /// The language the learner is spoken to in (the course's titles and hints included).
     [[nodiscard]] Language language() const { return language_; }

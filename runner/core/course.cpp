@@ -4,6 +4,7 @@
 #include "core/course.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <system_error>
 #include <tuple>
@@ -109,9 +110,7 @@ Course Course::load(const fs::path& root, Language language) {
                 translate_exercises(declared, read_file(root / info_ko), lesson,
                                     info_ko.generic_string(), info.generic_string());
             }
-            for (Exercise& exercise : declared) {
-                exercises.push_back(std::move(exercise));
-            }
+            std::move(declared.begin(), declared.end(), std::back_inserter(exercises));
         }
         lessons.push_back(std::move(lesson));
     }
@@ -126,11 +125,9 @@ const Exercise* Course::find_exercise(std::string_view id) const {
 
 const Lesson* Course::find_lesson(std::string_view name) const {
     for (const Lesson& lesson : lessons_) {
-        if (lesson.number == name || lesson.dir == name) {
-            return &lesson;
-        }
-        if (all_digits(name) &&
-            without_leading_zeros(name) == without_leading_zeros(lesson.number)) {
+        if (lesson.number == name || lesson.dir == name ||
+            (all_digits(name) &&
+             without_leading_zeros(name) == without_leading_zeros(lesson.number))) {
             return &lesson;
         }
     }
@@ -143,6 +140,16 @@ const Lesson& Course::lesson_of(const Exercise& exercise) const {
         throw std::logic_error("exercise without a lesson: " + exercise.id);
     }
     return *lesson;
+}
+
+std::vector<std::string> Course::ids(const Lesson* lesson) const {
+    std::vector<std::string> ids;
+    for (const Exercise& exercise : exercises_) {
+        if (lesson == nullptr || exercise.lesson == lesson->number) {
+            ids.push_back(exercise.id);
+        }
+    }
+    return ids;
 }
 
 std::vector<const Exercise*> Course::exercises_of(const Lesson& lesson) const {
@@ -166,10 +173,7 @@ std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) cons
         }
         return found;
     }
-    std::vector<std::string> names;
-    for (const Exercise& exercise : exercises_) {
-        names.push_back(exercise.id);
-    }
+    std::vector<std::string> names = ids();
     for (const Lesson& lesson : lessons_) {
         names.push_back(lesson.number);
     }
@@ -181,15 +185,11 @@ const Exercise& Course::resolve_exercise(std::string_view id) const {
     if (const Exercise* exercise = find_exercise(id)) {
         return *exercise;
     }
-    std::vector<std::string> ids;
-    for (const Exercise& exercise : exercises_) {
-        ids.push_back(exercise.id);
-    }
-    std::string message = "There is no exercise called \"" + std::string(id) + "\".\n";
-    if (find_lesson(id) != nullptr) {
-        message = "\"" + std::string(id) + "\" is a lesson; this command takes one exercise id.\n";
-    }
-    throw_unknown(message, id, ids);
+    throw_unknown(
+        find_lesson(id) != nullptr
+            ? "\"" + std::string(id) + "\" is a lesson; this command takes one exercise id.\n"
+            : "There is no exercise called \"" + std::string(id) + "\".\n",
+        id, ids());
 }
 
 const Lesson& Course::resolve_lesson(std::string_view number) const {
@@ -226,10 +226,7 @@ fs::path Course::mistake_notes(const Exercise& exercise) const {
 std::string Course::describe_ids() const {
     std::string text = "The exercises, by lesson:\n";
     for (const Lesson& lesson : lessons_) {
-        std::vector<std::string> ids;
-        for (const Exercise* exercise : exercises_of(lesson)) {
-            ids.push_back(exercise->id);
-        }
+        const std::vector<std::string> ids = this->ids(&lesson);
         if (!ids.empty()) {
             text += "  " + lesson.number + "  " + join(ids, " ") + "\n";
         }
@@ -248,9 +245,8 @@ std::vector<std::string> closest_matches(std::string_view wanted,
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const std::string& candidate = candidates[i];
         std::size_t distance = edit_distance(wanted, candidate);
-        const bool fragment = wanted.size() >= 3 && candidate.find(wanted) != std::string::npos;
-        if (fragment) {
-            distance = std::min(distance, max_edits);
+        if (wanted.size() >= 3 && candidate.find(wanted) != std::string::npos) {
+            distance = std::min(distance, max_edits);  // a fragment
         }
         if (distance > max_edits) {
             continue;
@@ -261,19 +257,15 @@ std::vector<std::string> closest_matches(std::string_view wanted,
     std::erase_if(ranked, [&](const auto& entry) { return std::get<0>(entry) > best + 1; });
     std::sort(ranked.begin(), ranked.end());
     std::vector<std::string> matches;
-    for (const auto& entry : ranked) {
-        if (matches.size() == max_results) {
-            break;
-        }
-        matches.push_back(std::get<2>(entry));
+    for (std::size_t i = 0; i < std::min(max_results, ranked.size()); ++i) {
+        matches.push_back(std::get<2>(ranked[i]));
     }
     return matches;
 }
 
 fs::path find_course_root(const fs::path& start) {
     std::error_code error;
-    fs::path folder = fs::absolute(start, error);
-    while (true) {
+    for (fs::path folder = fs::absolute(start, error);; folder = folder.parent_path()) {
         if (fs::is_directory(folder / "lessons", error) &&
             fs::is_directory(folder / "exercises", error)) {
             return folder;
@@ -281,7 +273,6 @@ fs::path find_course_root(const fs::path& start) {
         if (!folder.has_parent_path() || folder.parent_path() == folder) {
             break;
         }
-        folder = folder.parent_path();
     }
     throw EnvironmentError("Could not find the course: no lessons/ and exercises/ folders in " +
                                fs::absolute(start, error).string() + " or any folder above it.",

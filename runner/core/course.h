@@ -67,7 +67,6 @@ class Course {
     static Course from_parts(std::filesystem::path root, std::vector<Lesson> lessons,
                              std::vector<Exercise> exercises);
 
-    /// The course folder.
     [[nodiscard]] const std::filesystem::path& root() const { return root_; }
     /// Lessons in file order.
     [[nodiscard]] const std::vector<Lesson>& lessons() const { return lessons_; }
@@ -109,6 +108,8 @@ class Course {
 
   private:
     /// Throws UsageError: `message`, the names among `names` close to `wanted`, and every id.
+    /// The ids of the exercises of `lesson` (of every lesson: nullptr), in file order.
+    [[nodiscard]] std::vector<std::string> ids(const Lesson* lesson = nullptr) const;
     [[noreturn]] void throw_unknown(std::string message, std::string_view wanted,
                                     const std::vector<std::string>& names) const;
 

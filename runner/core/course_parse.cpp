@@ -15,12 +15,10 @@ namespace {
 constexpr long long kMaxTimeoutS = 24LL * 3600;
 
 bool valid_id(std::string_view id) {
-    if (id.empty() || id.front() < 'a' || id.front() > 'z') {
-        return false;
-    }
-    return std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-    });
+    return !id.empty() && id.front() >= 'a' && id.front() <= 'z' &&
+           std::all_of(id.begin(), id.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+           });
 }
 
 std::string_view trimmed(std::string_view text) {
@@ -35,19 +33,11 @@ std::string_view trimmed(std::string_view text) {
 
 /// Collects one exercise's hint lines and drops the blank lines around each hint.
 void finish_hint(Exercise& exercise, std::vector<std::string>& lines) {
-    while (!lines.empty() && trimmed(lines.back()).empty()) {
-        lines.pop_back();
-    }
-    std::size_t first = 0;
-    while (first < lines.size() && trimmed(lines[first]).empty()) {
-        ++first;
-    }
-    std::string hint;
-    for (std::size_t i = first; i < lines.size(); ++i) {
-        hint += (i == first ? "" : "\n") + lines[i];
-    }
+    const auto blank = [](const std::string& line) { return trimmed(line).empty(); };
+    const auto first = std::find_if_not(lines.begin(), lines.end(), blank);
+    const auto last = std::find_if_not(lines.rbegin(), lines.rend(), blank).base();
+    exercise.hints.push_back(first < last ? join(std::vector<std::string>(first, last), "\n") : "");
     lines.clear();
-    exercise.hints.push_back(std::move(hint));
 }
 
 }  // namespace
@@ -115,10 +105,8 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                 }
                 exercise.timeout_s = std::stoi(std::string(value));
             } else {
-                fail(
-                    "expected \"timeout_s: N\" or a \"### Hint\" "
-                    "section below \"## " +
-                    exercise.id + "\", got \"" + std::string(line) + "\"");
+                fail("expected \"timeout_s: N\" or a \"### Hint\" section below \"## " +
+                     exercise.id + "\", got \"" + std::string(line) + "\"");
             }
         }
     }
@@ -131,21 +119,16 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
 
 std::string Course::parse_lesson_title(std::string_view readme, const std::string& number,
                                        std::string_view source, Language language) {
-    std::string_view first = trimmed(readme.substr(0, readme.find('\n')));
+    const std::vector<std::string> lines = split_lines(readme);
+    std::string_view first = lines.empty() ? "" : trimmed(lines.front());
     int line = 1;
-    if (language == Language::kKorean) {
-        // A translation may start with a line that links to the other language: its title is
-        // in the first heading.
-        std::size_t at = 0;
-        for (int number_of_line = 1; at < readme.size(); ++number_of_line) {
-            const std::size_t end = std::min(readme.find('\n', at), readme.size());
-            if (readme.substr(at, end - at).starts_with("# ")) {
-                first = trimmed(readme.substr(at, end - at));
-                line = number_of_line;
-                break;
-            }
-            at = end + 1;
-        }
+    // A translation may start with a line that links to the other language: its title is in the
+    // first heading.
+    const auto heading = std::find_if(
+        lines.begin(), lines.end(), [](const std::string& text) { return text.starts_with("# "); });
+    if (language == Language::kKorean && heading != lines.end()) {
+        first = trimmed(*heading);
+        line = static_cast<int>(heading - lines.begin()) + 1;
     }
     std::string prefix = "# Lesson " + number;
     if (language == Language::kKorean && first.starts_with("# \uAC15\uC758 " + number)) {

@@ -27,38 +27,28 @@ std::string string_field(const json& event, const char* key) {
 std::vector<std::string> strings_field(const json& event, const char* key) {
     std::vector<std::string> items;
     const auto found = event.find(key);
-    if (found == event.end() || !found->is_array()) {
-        return items;
-    }
-    for (const json& item : *found) {
-        if (item.is_string()) {
-            items.push_back(item.get<std::string>());
+    if (found != event.end() && found->is_array()) {
+        for (const json& item : *found) {
+            if (item.is_string()) {
+                items.push_back(item.get<std::string>());
+            }
         }
     }
     return items;
 }
 
+constexpr std::array<std::string_view, 4> kKindNames{"assertion", "exception", "todo", "crash"};
+
 FailureKind parse_kind(const std::string& kind) {
-    if (kind == "exception") {
-        return FailureKind::kException;
-    }
-    if (kind == "todo") {
-        return FailureKind::kTodo;
-    }
-    if (kind == "crash") {
-        return FailureKind::kCrash;
-    }
-    return FailureKind::kAssertion;
+    const auto* found = std::find(kKindNames.begin(), kKindNames.end(), kind);
+    return found == kKindNames.end() ? FailureKind::kAssertion
+                                     : static_cast<FailureKind>(found - kKindNames.begin());
 }
 
 CaseStatus parse_case_status(const std::string& status) {
-    if (status == "passed") {
-        return CaseStatus::kPassed;
-    }
-    if (status == "skipped") {
-        return CaseStatus::kSkipped;
-    }
-    return CaseStatus::kFailed;
+    return status == "passed"    ? CaseStatus::kPassed
+           : status == "skipped" ? CaseStatus::kSkipped
+                                 : CaseStatus::kFailed;
 }
 
 /// The event's "line" (a source line), or 0 when it has none.
@@ -118,8 +108,7 @@ void apply_event(TestRun& run, const json& event) {
     }
 }
 
-}  // namespace
-
+/// The MAC that the reporter appends to a line (`body`: the line up to its MAC, closed with "}").
 std::string event_mac(std::string_view key, std::string_view body) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
     unsigned int size = 0;
@@ -136,22 +125,6 @@ std::string event_mac(std::string_view key, std::string_view body) {
     }
     return hex;
 }
-
-std::string sign_event_line(std::string_view key, std::string_view body) {
-    std::string line(body.substr(0, body.size() - 1));
-    return line + ",\"mac\":\"" + event_mac(key, body) + "\"}";
-}
-
-std::string make_event_key() {
-    std::string key(32, '\0');
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), static_cast<int>(key.size())) !=
-        1) {
-        throw std::runtime_error("OpenSSL could not make a random key");
-    }
-    return key;
-}
-
-namespace {
 
 /// Whether a line is signed with the key: `{...,"mac":"<64 hex digits>"}`, the MAC over the
 /// line up to ,"mac" closed with "}".
@@ -186,6 +159,20 @@ bool counts_agree(const TestRun& run, const json& event) {
 
 }  // namespace
 
+std::string sign_event_line(std::string_view key, std::string_view body) {
+    std::string line(body.substr(0, body.size() - 1));
+    return line + ",\"mac\":\"" + event_mac(key, body) + "\"}";
+}
+
+std::string make_event_key() {
+    std::string key(32, '\0');
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), static_cast<int>(key.size())) !=
+        1) {
+        throw std::runtime_error("OpenSSL could not make a random key");
+    }
+    return key;
+}
+
 TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
     TestRun run;
     run.authenticated = !key.empty();
@@ -207,9 +194,7 @@ TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
             const auto sequence = event.is_object() ? event.find("seq") : event.end();
             if (!verifies(key, line) || sequence == event.end() || !sequence->is_number_integer() ||
                 sequence->get<long long>() != next_sequence) {
-                if (++run.forged_lines == 1) {
-                    run.first_forged_line = line.substr(0, 160);
-                }
+                ++run.forged_lines;
                 continue;
             }
             ++next_sequence;
@@ -221,14 +206,12 @@ TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
         // One report, from its run_start to its run_end: lines before or after it (written by
         // other code of the program through a copy of the descriptor) are not part of it.
         const bool is_start = string_field(event, "event") == "run_start";
-        if (run.finished || (!run.started && !is_start) || (run.started && is_start)) {
+        if (run.finished || run.started == is_start) {
             ++run.ignored_events;
             continue;
         }
         apply_event(run, event);
-        if (run.finished && !counts_agree(run, event)) {
-            run.counts_disagree = true;
-        }
+        run.counts_disagree = run.finished && !counts_agree(run, event);
     }
     return run;
 }
@@ -240,46 +223,27 @@ const TestCaseResult* TestRun::interrupted_case() const {
         return nullptr;
     }
     const TestCaseResult& last = cases.back();
-    if (last.status == CaseStatus::kUnfinished) {
-        return &last;
-    }
-    for (const Failure& failure : last.failures) {
-        if (failure.kind == FailureKind::kCrash) {
-            return &last;
-        }
-    }
-    return nullptr;
+    const bool crashed =
+        std::any_of(last.failures.begin(), last.failures.end(),
+                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
+    return last.status == CaseStatus::kUnfinished || crashed ? &last : nullptr;
 }
 
 const TestCaseResult* TestRun::first_failure() const {
-    for (const TestCaseResult& result : cases) {
-        if (result.status == CaseStatus::kFailed || result.status == CaseStatus::kUnfinished) {
-            return &result;
-        }
-    }
-    return nullptr;
+    const auto found = std::find_if(cases.begin(), cases.end(), [](const TestCaseResult& result) {
+        return result.status == CaseStatus::kFailed || result.status == CaseStatus::kUnfinished;
+    });
+    return found == cases.end() ? nullptr : &*found;
 }
 
 int TestRun::count(CaseStatus status) const {
-    int total = 0;
-    for (const TestCaseResult& result : cases) {
-        total += result.status == status ? 1 : 0;
-    }
-    return total;
+    return static_cast<int>(
+        std::count_if(cases.begin(), cases.end(),
+                      [&](const TestCaseResult& result) { return result.status == status; }));
 }
 
 std::string_view kind_name(FailureKind kind) {
-    switch (kind) {
-        case FailureKind::kAssertion:
-            return "assertion";
-        case FailureKind::kException:
-            return "exception";
-        case FailureKind::kTodo:
-            return "todo";
-        case FailureKind::kCrash:
-            return "crash";
-    }
-    return "assertion";
+    return kKindNames.at(static_cast<std::size_t>(kind));
 }
 
 }  // namespace torchlings::runner

@@ -37,7 +37,6 @@ struct Failure {
     int line = 0;
 };
 
-/// One test case.
 struct TestCaseResult {
     std::string name;               ///< as declared in TEST_CASE
     std::vector<std::string> tags;  ///< Catch2 tags, without brackets
@@ -63,8 +62,6 @@ struct TestRun {
     /// Lines that were not the reporter's: with a key, a line without a valid MAC or out of
     /// sequence; never part of the results, and enough to refuse the run.
     int forged_lines = 0;
-    /// The first forged line (its first 160 bytes), for the report.
-    std::string first_forged_line;
     /// The run_end's counts differ from the case events read.
     bool counts_disagree = false;
 
@@ -86,10 +83,6 @@ struct TestRun {
 /// and a valid HMAC-SHA256 under that key; every other line is counted as forged. A last line
 /// cut short (no newline) is unreadable, not forged: a crash can leave one.
 [[nodiscard]] TestRun parse_test_events(std::string_view json_lines, std::string_view key = {});
-
-/// The MAC that the reporter appends to a line (`body` is the line up to its MAC, closed with
-/// "}"), as 64 lower-case hex digits.
-[[nodiscard]] std::string event_mac(std::string_view key, std::string_view body);
 
 /// `body` signed as the reporter signs it: `{...,"mac":"<hex>"}`. For tests.
 [[nodiscard]] std::string sign_event_line(std::string_view key, std::string_view body);

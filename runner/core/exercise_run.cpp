@@ -2,18 +2,10 @@
 /// @brief Building exercise targets and running their test programs.
 #include "core/exercise_run.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <ostream>
 #include <system_error>
 
-#include "core/compiler_log.h"
 #include "core/errors.h"
 #include "core/text.h"
 
@@ -31,11 +23,8 @@ constexpr std::chrono::seconds kListTimeout{20};
 /// The cases a test program declares, in declaration order: its course main's own listing
 /// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
 std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::path& cwd) {
-    ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
-                     cwd,
-                     OutputMode::kCapture,
-                     std::chrono::milliseconds(kListTimeout)};
-    const ProcessResult listed = run_process(spec);
+    const ProcessResult listed = run_process(
+        {{program.string(), "--list-cases-for-ctest"}, cwd, OutputMode::kCapture, kListTimeout});
     std::vector<ListedCase> cases;
     // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
     if (listed.timed_out || listed.signal != 0) {
@@ -50,15 +39,6 @@ std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::pa
         }
     }
     return cases;
-}
-
-/// The case names of list_program_cases().
-std::vector<std::string> list_cases(const fs::path& program, const fs::path& cwd) {
-    std::vector<std::string> names;
-    for (ListedCase& listed : list_program_cases(program, cwd)) {
-        names.push_back(std::move(listed.name));
-    }
-    return names;
 }
 
 }  // namespace
@@ -106,10 +86,9 @@ std::string forgery_reason(const TestRun& events) {
                " of its test report did not come from the course's reporter (no valid signature "
                "for this run), so the report was refused";
     }
-    if (events.counts_disagree) {
-        return "its test report's totals contradict its own test cases, so the report was refused";
-    }
-    return {};
+    return events.counts_disagree
+               ? "its test report's totals contradict its own test cases, so the report was refused"
+               : "";
 }
 
 Verdict classify(const ProcessResult& process, const TestRun& events) {
@@ -137,10 +116,7 @@ Verdict classify(const ProcessResult& process, const TestRun& events) {
     if (process.exit_code != 0) {
         return Verdict::kContradicted;  // a pass needs the exit status to agree
     }
-    if (events.count(CaseStatus::kPassed) == 0) {
-        return Verdict::kAllSkipped;
-    }
-    return Verdict::kPassed;
+    return events.count(CaseStatus::kPassed) == 0 ? Verdict::kAllSkipped : Verdict::kPassed;
 }
 
 TestProgramRun run_test_program(Context& context, const Exercise& exercise,
@@ -173,7 +149,9 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
     run.refusal = forgery_reason(run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
         run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
-        run.all_cases = list_cases(program, context.root());
+        for (ListedCase& listed : list_program_cases(program, context.root())) {
+            run.all_cases.push_back(std::move(listed.name));
+        }
     }
     // Silent even when only listing its tests, and ended by itself: it never reaches main().
     if (run.verdict == Verdict::kNoReport && run.all_cases.empty() && run.process.exit_code >= 0) {
@@ -223,10 +201,9 @@ std::string failed_case_problem(const TestCaseResult& result, std::string_view s
         return "\"" + result.name + "\": " + std::string(subject) +
                " must fail by assertion, not by crashing";
     }
-    if (result.failures.empty()) {
-        return "\"" + result.name + "\" failed without an assertion or exception";
-    }
-    return {};
+    return result.failures.empty()
+               ? "\"" + result.name + "\" failed without an assertion or exception"
+               : "";
 }
 
 }  // namespace torchlings::runner

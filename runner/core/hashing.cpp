@@ -16,6 +16,9 @@
 
 namespace torchlings::runner {
 namespace {
+using nlohmann::json;
+
+constexpr int kManifestFormatVersion = 1;
 
 /// Hex digest of the concatenated parts with the named digest ("SHA256", "SHA1").
 std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_view> parts) {
@@ -36,7 +39,6 @@ std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_vie
     }
     static constexpr std::string_view kHex = "0123456789abcdef";
     std::string text;
-    text.reserve(2 * length);
     for (unsigned int i = 0; i < length; ++i) {
         text += kHex[digest[i] >> 4];
         text += kHex[digest[i] & 0xF];
@@ -62,11 +64,6 @@ std::string git_blob_id(std::string_view bytes) {
     const std::string header = "blob " + std::to_string(bytes.size());
     return digest_hex(EVP_sha1(), {header, std::string_view("\0", 1), bytes});
 }
-
-namespace {
-using nlohmann::json;
-constexpr int kManifestFormatVersion = 1;
-}  // namespace
 
 void write_hash_list(const std::filesystem::path& file, std::string_view key,
                      const HashList& hashes) {
@@ -109,10 +106,7 @@ HashList read_hash_list(const std::filesystem::path& file, std::string_view key)
 HashList pristine_stubs(const Context& context) {
     const std::filesystem::path file = context.root() / kPristineManifest;
     std::error_code error;
-    if (!std::filesystem::exists(file, error)) {
-        return {};
-    }
-    return read_hash_list(file, "stubs");
+    return std::filesystem::exists(file, error) ? read_hash_list(file, "stubs") : HashList{};
 }
 
 }  // namespace torchlings::runner

@@ -80,28 +80,21 @@ std::string demangle(const std::string& name) {
     return status == 0 && text ? std::string(text.get()) : name;
 }
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 /// C++ names in namespaces of the libraries a test program links: a strong definition of one
 /// replaces the library's.
 bool in_library_namespace(std::string_view demangled) {
-    for (std::string_view prefix :
-         {"std::", "c10::", "at::", "torch::", "caffe2::", "nlohmann::", "__cxxabiv1::",
-          "__gnu_cxx::", "operator new", "operator delete"}) {
-        if (starts_with(demangled, prefix)) {
-            return true;
-        }
-    }
-    return false;
+    constexpr std::array<std::string_view, 10> kPrefixes{
+        "std::",      "c10::",        "at::",        "torch::",      "caffe2::",
+        "nlohmann::", "__cxxabiv1::", "__gnu_cxx::", "operator new", "operator delete"};
+    return std::any_of(kPrefixes.begin(), kPrefixes.end(),
+                       [&](std::string_view prefix) { return demangled.starts_with(prefix); });
 }
 
 /// Symbols that compilers themselves emit unmangled into an object: never the learner's doing.
 bool compiler_symbol(std::string_view name) {
     return name.find('.') != std::string_view::npos ||  // DW.ref.__gxx_personality_v0, ...
-           starts_with(name, "__cuda") || starts_with(name, "__nv") ||
-           starts_with(name, "__fatbin") || starts_with(name, "__sti__") ||
+           name.starts_with("__cuda") || name.starts_with("__nv") || name.starts_with("__fatbin") ||
+           name.starts_with("__sti__") ||
            name == "__clang_call_terminate";  // Clang's helper for a noexcept function's throw
 }
 
@@ -110,14 +103,25 @@ void add(std::vector<IntegrityFlag>& flags, std::string_view code, std::string d
     flags.push_back({std::string(code), std::move(detail), refused});
 }
 
-std::string listed(const std::vector<std::string>& names, std::size_t most = 6) {
-    std::vector<std::string> shown(names.begin(),
-                                   names.begin() + static_cast<long>(std::min(most, names.size())));
-    std::string text = join(shown, ", ");
-    if (names.size() > most) {
-        text += " and " + std::to_string(names.size() - most) + " more";
+/// Adds a flag about `names`, when there are any: `before`, up to six of them (sorted and without
+/// repeats when `sorted`), `after`.
+void add_listed(std::vector<IntegrityFlag>& flags, std::string_view code,
+                std::vector<std::string> names, std::string_view before, std::string_view after,
+                bool refused, bool sorted = false) {
+    if (names.empty()) {
+        return;
     }
-    return text;
+    if (sorted) {
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+    }
+    constexpr std::size_t kMost = 6;
+    std::string text = join(
+        {names.begin(), names.begin() + static_cast<long>(std::min(kMost, names.size()))}, ", ");
+    if (names.size() > kMost) {
+        text += " and " + std::to_string(names.size() - kMost) + " more";
+    }
+    add(flags, code, std::string(before) + text + std::string(after), refused);
 }
 
 }  // namespace
@@ -145,7 +149,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
         }
         if (kind == 'U' || kind == 'w' || kind == 'v') {
             cuda_registered = cuda_registered || name == "__cudaRegisterFatBinary";
-            if (starts_with(demangled, "Catch::")) {
+            if (demangled.starts_with("Catch::")) {
                 catch_uses.push_back(demangled);
             }
             for (const Category& category : categories()) {
@@ -160,7 +164,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
         if (!global && kind != 'u') {
             continue;  // local to the file: it replaces nothing
         }
-        if (starts_with(demangled, "Catch::")) {
+        if (demangled.starts_with("Catch::")) {
             catch_names.push_back(demangled);
         } else if (name.rfind("_Z", 0) != 0) {
             if (!compiler_symbol(name)) {
@@ -173,44 +177,22 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
     // nvcc's registration code (a .cpp compiled as CUDA, lesson 09) unregisters its kernels from
     // an atexit() handler of its own.
     if (cuda_registered) {
-        std::vector<std::string>& exits = uses["exit-path"];
-        exits.erase(std::remove(exits.begin(), exits.end(), "atexit"), exits.end());
-        if (exits.empty()) {
-            uses.erase("exit-path");
-        }
+        std::erase(uses["exit-path"], "atexit");
     }
     std::vector<IntegrityFlag> flags;
-    if (!c_names.empty()) {
-        add(flags, "interposes-symbol",
-            "defines " + listed(c_names) +
-                " outside any namespace: a function of the C library or another library of the "
-                "test program with that name would be replaced by it",
-            true);
-    }
-    if (!catch_names.empty()) {
-        add(flags, "catch2-internals", "defines Catch2's " + listed(catch_names), true);
-    }
-    if (!ifuncs.empty()) {
-        add(flags, "ifunc",
-            "has indirect functions (" + listed(ifuncs) + "), which run before the program starts",
-            true);
-    }
-    if (!library_names.empty()) {
-        add(flags, "interposes-symbol", "defines the library function " + listed(library_names),
-            false);
-    }
-    if (!catch_uses.empty()) {
-        add(flags, "catch2-internals", "uses Catch2's " + listed(catch_uses), false);
-    }
+    add_listed(flags, "interposes-symbol", c_names, "defines ",
+               " outside any namespace: a function of the C library or another library of the "
+               "test program with that name would be replaced by it",
+               true);
+    add_listed(flags, "catch2-internals", catch_names, "defines Catch2's ", "", true);
+    add_listed(flags, "ifunc", ifuncs, "has indirect functions (",
+               "), which run before the program starts", true);
+    add_listed(flags, "interposes-symbol", library_names, "defines the library function ", "",
+               false);
+    add_listed(flags, "catch2-internals", catch_uses, "uses Catch2's ", "", false);
     for (const Category& category : categories()) {
-        auto found = uses.find(category.code);
-        if (found == uses.end()) {
-            continue;
-        }
-        std::vector<std::string>& names = found->second;
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        add(flags, category.code, std::string(category.what) + ": uses " + listed(names), false);
+        add_listed(flags, category.code, uses[category.code],
+                   std::string(category.what) + ": uses ", "", false, true);
     }
     return flags;
 }
@@ -219,23 +201,18 @@ std::vector<IntegrityFlag> flags_from_sections(const std::vector<std::string>& s
     std::vector<IntegrityFlag> flags;
     std::vector<std::string> ordered;
     for (const std::string& section : sections) {
-        if (starts_with(section, ".preinit_array")) {
+        if (section.starts_with(".preinit_array")) {
             add(flags, "preinit-array",
                 "puts a function in .preinit_array, to run before the program's own start-up",
                 true);
-        } else if (starts_with(section, ".init_array.") || starts_with(section, ".ctors.") ||
-                   starts_with(section, ".fini_array.") || starts_with(section, ".dtors.")) {
+        } else if (section.starts_with(".init_array.") || section.starts_with(".ctors.") ||
+                   section.starts_with(".fini_array.") || section.starts_with(".dtors.")) {
             ordered.push_back(section);
         }
     }
-    if (!ordered.empty()) {
-        std::sort(ordered.begin(), ordered.end());
-        ordered.erase(std::unique(ordered.begin(), ordered.end()), ordered.end());
-        add(flags, "startup-order",
-            "orders its start-up or exit code (init_priority or a constructor priority: " +
-                listed(ordered) + ")",
-            false);
-    }
+    add_listed(flags, "startup-order", ordered,
+               "orders its start-up or exit code (init_priority or a constructor priority: ", ")",
+               false, true);
     return flags;
 }
 
@@ -250,12 +227,9 @@ std::vector<IntegrityFlag> flags_from_source(std::string_view source) {
             files.emplace_back(text);
         }
     }
-    if (!files.empty()) {
-        add(flags, "process-files",
-            "names the test program's own process files or the runner's variables (" +
-                listed(files) + ")",
-            false);
-    }
+    add_listed(flags, "process-files", files,
+               "names the test program's own process files or the runner's variables (", ")",
+               false);
     if (has("asm(") || has("asm (") || has("__asm") || has("asm volatile")) {
         add(flags, "inline-assembly", "contains inline assembly", false);
     }
@@ -267,9 +241,7 @@ std::vector<IntegrityFlag> flags_from_source(std::string_view source) {
             startup.emplace_back(text.substr(text.find_first_not_of("(:gnu")));
         }
     }
-    if (!startup.empty()) {
-        add(flags, "startup-order", "uses the attribute " + listed(startup), false);
-    }
+    add_listed(flags, "startup-order", startup, "uses the attribute ", "", false);
     return flags;
 }
 
@@ -286,11 +258,7 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
     };
     std::vector<std::string> names;
     // 64-bit (class 2), little-endian (data 1).
-    if (data.size() < 64 ||
-        data.compare(0, 4,
-                     "\x7f"
-                     "ELF") != 0 ||
-        data[4] != 2 || data[5] != 1) {
+    if (data.size() < 64 || data.compare(0, 4, "\177ELF") != 0 || data[4] != 2 || data[5] != 1) {
         return names;
     }
     const std::uint64_t table = read(0x28, 8);
@@ -317,15 +285,6 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
 std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
     std::vector<fs::path> objects;
     const std::string folder = "ex_" + std::string(id) + ".dir";
-    const auto collect = [&](const fs::path& target) {
-        std::error_code error;
-        for (fs::recursive_directory_iterator file(target, error);
-             !error && file != fs::recursive_directory_iterator(); file.increment(error)) {
-            if (file->is_regular_file(error) && file->path().extension() == ".o") {
-                objects.push_back(file->path());
-            }
-        }
-    };
     std::error_code error;
     fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
                                         error);
@@ -337,8 +296,12 @@ std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_vie
             it.disable_recursion_pending();  // another build tree (a test's), not this one's
         } else if (it->path().filename() == "CMakeFiles") {
             it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
-            if (fs::is_directory(it->path() / folder, error)) {
-                collect(it->path() / folder);
+            std::error_code inner;
+            for (fs::recursive_directory_iterator file(it->path() / folder, inner);
+                 !inner && file != fs::recursive_directory_iterator(); file.increment(inner)) {
+                if (file->is_regular_file(inner) && file->path().extension() == ".o") {
+                    objects.push_back(file->path());
+                }
             }
         }
     }
@@ -368,11 +331,9 @@ std::vector<IntegrityFlag> scan_learner_file(const Context& context, const Exerc
             add(flags, "not-scanned", "nm could not read " + context.show(object), false);
             continue;
         }
-        for (IntegrityFlag& flag : flags_from_symbols(listed.output)) {
-            flags.push_back(std::move(flag));
-        }
-        for (IntegrityFlag& flag : flags_from_sections(elf_section_names(object))) {
-            flags.push_back(std::move(flag));
+        for (const std::vector<IntegrityFlag>& found :
+             {flags_from_symbols(listed.output), flags_from_sections(elf_section_names(object))}) {
+            flags.insert(flags.end(), found.begin(), found.end());
         }
     }
     return flags;
@@ -385,10 +346,9 @@ std::string refusal_text(const std::vector<IntegrityFlag>& flags) {
             reasons.push_back(flag.detail);
         }
     }
-    if (reasons.empty()) {
-        return {};
-    }
-    return "the file " + join(reasons, "; it ") + ", which could forge the test report";
+    return reasons.empty()
+               ? ""
+               : "the file " + join(reasons, "; it ") + ", which could forge the test report";
 }
 
 }  // namespace torchlings::runner

@@ -2,7 +2,6 @@
 /// @brief Choosing the language the runner speaks.
 #include "core/language.h"
 
-#include <array>
 #include <cstdlib>
 
 namespace torchlings::runner {
@@ -12,10 +11,7 @@ namespace {
 /// The value of a variable when it is set and not empty.
 std::optional<std::string> non_empty(const EnvironmentLookup& lookup, std::string_view name) {
     std::optional<std::string> value = lookup(name);
-    if (value && value->empty()) {
-        value.reset();
-    }
-    return value;
+    return value && !value->empty() ? value : std::nullopt;
 }
 
 /// The language of the locale: POSIX gives LC_ALL precedence over LC_MESSAGES over LANG.
@@ -52,10 +48,7 @@ LanguageChoice choose_language(const EnvironmentLookup& lookup) {
 LanguageChoice language_from_environment() {
     return choose_language([](std::string_view name) -> std::optional<std::string> {
         const char* value = std::getenv(std::string(name).c_str());
-        if (value == nullptr) {
-            return std::nullopt;
-        }
-        return std::string(value);
+        return value == nullptr ? std::nullopt : std::optional<std::string>(value);
     });
 }
 

@@ -16,11 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array kFailureNames{
-    std::pair{CaseFailure::kAssertion, std::string_view("assertion")},
-    std::pair{CaseFailure::kException, std::string_view("exception")},
-    std::pair{CaseFailure::kCrash, std::string_view("crash")},
-    std::pair{CaseFailure::kTimeout, std::string_view("timeout")}};
+/// The names of CaseFailure's values, in its order.
+constexpr std::array<std::string_view, 4> kFailureNames{"assertion", "exception", "crash",
+                                                        "timeout"};
 
 bool is_slug(std::string_view slug) {
     return !slug.empty() && std::all_of(slug.begin(), slug.end(), [](char c) {
@@ -45,16 +43,25 @@ std::string quoted_name(std::string_view name) {
     return text + "\"";
 }
 
-}  // namespace
-
-std::string_view case_failure_name(CaseFailure failure) {
-    for (const auto& [value, name] : kFailureNames) {
-        if (value == failure) {
-            return name;
+/// How a failed case failed: a crash or a timeout for a case the run stopped in, else exception
+/// (an unexpected or a TODO exception), else assertion.
+CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run) {
+    if (result.status == CaseStatus::kUnfinished) {
+        return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
+    }
+    CaseFailure failure = CaseFailure::kAssertion;
+    for (const Failure& each : result.failures) {
+        if (each.kind == FailureKind::kCrash) {
+            return CaseFailure::kCrash;
+        }
+        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
+            failure = CaseFailure::kException;
         }
     }
-    return "assertion";
+    return failure;
 }
+
+}  // namespace
 
 Signature sorted_signature(Signature signature) {
     std::sort(signature.begin(), signature.end(), [](const FailedCase& a, const FailedCase& b) {
@@ -66,15 +73,10 @@ Signature sorted_signature(Signature signature) {
 Signature parse_signature(std::string_view text, std::string_view source, int line) {
     Signature signature;
     std::size_t at = 0;
-    const auto skip_spaces = [&] {
-        while (at < text.size() && text[at] == ' ') {
-            ++at;
-        }
-    };
+    const auto skip_spaces = [&] { at = std::min(text.find_first_not_of(' ', at), text.size()); };
     const std::string expected =
         "expected `\"<case name>\" (assertion|exception|crash|timeout[, sometimes])`, entries "
-        "separated by "
-        "`; `, after \"" +
+        "separated by `; `, after \"" +
         std::string(layout::kMistakeCaughtBy) + "\"";
     skip_spaces();
     while (at < text.size()) {
@@ -96,11 +98,9 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
             }
         }
         skip_spaces();
-        if (!closed || entry.name.empty() || at >= text.size() || text[at] != '(') {
-            fail(source, line, expected);
-        }
         const std::size_t close = text.find(')', at);
-        if (close == std::string_view::npos) {
+        if (!closed || entry.name.empty() || at >= text.size() || text[at] != '(' ||
+            close == std::string_view::npos) {
             fail(source, line, expected);
         }
         std::string_view how = text.substr(at + 1, close - at - 1);
@@ -109,12 +109,11 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
             entry.sometimes = true;
             how.remove_suffix(kSometimes.size());
         }
-        const auto known = std::find_if(kFailureNames.begin(), kFailureNames.end(),
-                                        [&](const auto& pair) { return pair.second == how; });
+        const auto* known = std::find(kFailureNames.begin(), kFailureNames.end(), how);
         if (known == kFailureNames.end()) {
             fail(source, line, expected + "; got (" + std::string(how) + ")");
         }
-        entry.failure = known->first;
+        entry.failure = static_cast<CaseFailure>(known - kFailureNames.begin());
         signature.push_back(std::move(entry));
         at = close + 1;
         skip_spaces();
@@ -172,7 +171,7 @@ std::string format_signature(const Signature& signature) {
     std::vector<std::string> entries;
     for (const FailedCase& entry : sorted_signature(signature)) {
         entries.push_back(quoted_name(entry.name) + " (" +
-                          std::string(case_failure_name(entry.failure)) +
+                          std::string(kFailureNames.at(static_cast<std::size_t>(entry.failure))) +
                           (entry.sometimes ? ", sometimes)" : ")"));
     }
     return trim(layout::kMistakeCaughtBy) + (entries.empty() ? "" : " " + join(entries, "; "));
@@ -182,17 +181,14 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
                                              std::string_view source) {
     std::vector<Mistake> mistakes;
     const std::vector<std::string> lines = split_lines(text);
+    const std::string caught_by = trim(layout::kMistakeCaughtBy);
     bool in_fence = false;
     bool new_paragraph = true;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         const int number = static_cast<int>(i) + 1;
-        if (in_fence) {
-            in_fence = !is_fence(line);
-            continue;
-        }
-        if (is_fence(line)) {
-            in_fence = true;
+        if (in_fence || is_fence(line)) {
+            in_fence = in_fence != is_fence(line);  // a fence opens or closes a code block
             continue;
         }
         if (line.starts_with("## ")) {
@@ -226,13 +222,13 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
         const std::string trimmed = trim(line);
         if (trimmed.empty()) {
             new_paragraph = true;
-        } else if (line.starts_with(trim(layout::kMistakeCaughtBy))) {
+        } else if (line.starts_with(caught_by)) {
             if (mistake.caught_by_line != 0) {
                 fail(source, number,
-                     "mistake '" + mistake.slug + "' has a second \"" +
-                         trim(layout::kMistakeCaughtBy) + "\" line: its signature is one line");
+                     "mistake '" + mistake.slug + "' has a second \"" + caught_by +
+                         "\" line: its signature is one line");
             }
-            const std::string rest = trim(line.substr(trim(layout::kMistakeCaughtBy).size()));
+            const std::string rest = trim(line.substr(caught_by.size()));
             if (!rest.empty()) {
                 mistake.caught_by = sorted_signature(parse_signature(rest, source, number));
             }
@@ -289,22 +285,6 @@ std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercis
     return mistakes;
 }
 
-CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run) {
-    if (result.status == CaseStatus::kUnfinished) {
-        return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
-    }
-    CaseFailure failure = CaseFailure::kAssertion;
-    for (const Failure& each : result.failures) {
-        if (each.kind == FailureKind::kCrash) {
-            return CaseFailure::kCrash;
-        }
-        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
-            failure = CaseFailure::kException;
-        }
-    }
-    return failure;
-}
-
 RunSignature run_signature(const TestProgramRun& run) {
     RunSignature signature;
     for (const TestCaseResult& result : run.events.cases) {
@@ -343,9 +323,8 @@ std::vector<const Mistake*> matching_mistakes(const std::vector<Mistake>& mistak
 std::string with_signature_line(std::string_view text, const Mistake& mistake,
                                 const std::string& line) {
     std::vector<std::string> lines = split_lines(text);
-    const auto at = [&](int number) { return lines.begin() + (number - 1); };
     if (mistake.caught_by_line > 0 && mistake.caught_by_line <= static_cast<int>(lines.size())) {
-        *at(mistake.caught_by_line) = line;
+        lines[static_cast<std::size_t>(mistake.caught_by_line) - 1] = line;
     } else {
         // Before the section's diff block, or at the section's end (the next heading).
         std::size_t where = lines.size();

@@ -24,9 +24,6 @@ enum class CaseFailure {
     kTimeout,    ///< the program was stopped at the time limit in the case
 };
 
-/// "assertion", "exception", "crash" or "timeout".
-[[nodiscard]] std::string_view case_failure_name(CaseFailure failure);
-
 /// One failed case of a signature.
 struct FailedCase {
     std::string name;  ///< the case's name, as declared in TEST_CASE
@@ -95,10 +92,6 @@ struct Mistake {
 /// parse (parse_mistake_catalogue()).
 [[nodiscard]] std::vector<Mistake> find_mistakes(const Course& course, const Exercise& exercise);
 
-/// How a run's failed cases failed: a crash or a timeout for a case the run stopped in, else
-/// exception (an unexpected or a TODO exception), else assertion.
-[[nodiscard]] CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run);
-
 /// A run's failed (and unfinished) cases, those tagged [gpu] apart: a mistake's signature is the
 /// part that runs everywhere, or, for a GPU-only mistake, the [gpu] part.
 struct RunSignature {
@@ -106,7 +99,6 @@ struct RunSignature {
     Signature gpu;       ///< the [gpu] cases, sorted
 };
 
-/// The signature of a run.
 [[nodiscard]] RunSignature run_signature(const TestProgramRun& run);
 
 /// The part of a run's signature that `mistake` records: the [gpu] part for a GPU-only mistake,

@@ -2,21 +2,16 @@
 /// @brief fork/execvp/waitpid process running with pipes, time limits and process groups.
 #include "core/process.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include <array>
-#include <fstream>
 
 #include "core/errors.h"
 #include "core/process_group.h"
@@ -108,12 +103,10 @@ struct ExecFailure {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     // Out of the way of the descriptor numbers given to the program.
-    report_fd = fcntl(report_fd, F_DUPFD_CLOEXEC, 10);
-    if (events_fd >= 0) {
-        events_fd = fcntl(events_fd, F_DUPFD_CLOEXEC, 10);
-    }
-    if (key_fd >= 0) {
-        key_fd = fcntl(key_fd, F_DUPFD_CLOEXEC, 10);
+    for (int* fd : {&report_fd, &events_fd, &key_fd}) {
+        if (*fd >= 0) {
+            *fd = fcntl(*fd, F_DUPFD_CLOEXEC, 10);
+        }
     }
     if (spec.output == OutputMode::kCapture) {
         setpgid(0, 0);  // its own group, so that a timeout can stop it and all its children
@@ -161,30 +154,21 @@ int wait_inherited(pid_t pid) {
     return status;
 }
 
-/// Appends to the captured output, keeping only the last `limit` bytes when limit > 0.
-void append_output(ProcessResult& result, const char* data, std::size_t size, std::size_t limit) {
-    result.output.append(data, size);
-    if (limit > 0 && result.output.size() > 2 * limit) {
-        // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
-        result.output.erase(0, result.output.size() - limit);
-        result.output_truncated = true;
-    }
-}
-
-/// Reads what a pipe holds now into `text`; false once it is closed (or broken).
-bool read_ready(int fd, std::string& text, ProcessResult& result, const ProcessSpec& spec,
-                bool output) {
+/// Reads what a pipe holds now into the output (or the events); false once it is closed (or
+/// broken). Only the last output_limit bytes of the output are kept, when it is set.
+bool read_ready(int fd, bool output, ProcessResult& result, const ProcessSpec& spec) {
     std::array<char, 65536> buffer{};
     const ssize_t count = read(fd, buffer.data(), buffer.size());
     if (count > 0) {
-        if (output) {
-            append_output(result, buffer.data(), static_cast<std::size_t>(count),
-                          spec.output_limit);
-            if (spec.on_output) {
-                spec.on_output(std::string_view(buffer.data(), static_cast<std::size_t>(count)));
-            }
-        } else {
-            text.append(buffer.data(), static_cast<std::size_t>(count));
+        const std::string_view piece(buffer.data(), static_cast<std::size_t>(count));
+        (output ? result.output : result.events).append(piece);
+        if (output && spec.output_limit > 0 && result.output.size() > 2 * spec.output_limit) {
+            // Trim in large steps: the copy costs O(limit) once per `limit` bytes read.
+            result.output.erase(0, result.output.size() - spec.output_limit);
+            result.output_truncated = true;
+        }
+        if (output && spec.on_output) {
+            spec.on_output(piece);
         }
         return true;
     }
@@ -245,9 +229,8 @@ int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
                         continue;
                     }
                     const bool is_output = polled[i].fd == out_fd;
-                    const bool open =
-                        read_ready(polled[i].fd, result.events, result, spec, is_output);
-                    (is_output ? pipe_open : events_open) = open;
+                    (is_output ? pipe_open : events_open) =
+                        read_ready(polled[i].fd, is_output, result, spec);
                 }
             }
         } else if (!reaped) {
@@ -290,8 +273,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     int out_pipe[2] = {-1, -1};
     int events_pipe[2] = {-1, -1};
     int report_pipe[2] = {-1, -1};
+    int key_pipe[2] = {-1, -1};
+    const bool keyed = events && !spec.events_key.empty();
     if ((capture && !make_pipe(out_pipe)) || (events && !make_pipe(events_pipe)) ||
-        !make_pipe(report_pipe)) {
+        !make_pipe(report_pipe) || (keyed && !make_pipe(key_pipe))) {
         throw EnvironmentError(std::string("cannot create a pipe: ") + std::strerror(errno));
     }
     Fd out_read(out_pipe[0]);
@@ -303,13 +288,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     Fd null_fd(capture ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1);
     // The key's pipe holds the key and nothing else: written and closed before the child starts,
     // so that the child's read end reaches end of file once the key has been read.
-    Fd key_read;
-    if (events && !spec.events_key.empty()) {
-        int key_pipe[2] = {-1, -1};
-        if (!make_pipe(key_pipe)) {
-            throw EnvironmentError(std::string("cannot create a pipe: ") + std::strerror(errno));
-        }
-        key_read.reset(key_pipe[0]);
+    Fd key_read(key_pipe[0]);
+    if (keyed) {
         Fd key_write(key_pipe[1]);
         if (write(key_write.get(), spec.events_key.data(), spec.events_key.size()) !=
             static_cast<ssize_t>(spec.events_key.size())) {
@@ -330,7 +310,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
             }
         }
         environment.push_back(prefix + std::to_string(kEventsFd));
-        if (key_read.get() >= 0) {
+        if (keyed) {
             environment.push_back(key_prefix + std::to_string(kKeyFd));
         }
         for (std::string& entry : environment) {
@@ -357,15 +337,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
                    null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner);
     }
 
-    if (capture) {
-        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
-    }
     out_write.reset();
     events_write.reset();
     key_read.reset();
     report_write.reset();
     std::optional<Watchdog> watchdog;
     if (capture) {
+        setpgid(pid, pid);  // also here, so kill(-pid) works even before the child runs
         watchdog.emplace(pid, spec.timeout);
     }
 
@@ -387,12 +365,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
         result.output.erase(0, result.output.size() - spec.output_limit);
         result.output_truncated = true;
     }
-    if (WIFEXITED(status)) {
-        result.exit_code = WEXITSTATUS(status);
-    }
-    if (WIFSIGNALED(status)) {
-        result.signal = WTERMSIG(status);
-    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return result;
 }
 

@@ -32,15 +32,8 @@ constexpr std::chrono::milliseconds kWatchdogGrace{3000};
 // pipe2() would do it in one call, but macOS lacks it; the runner is single-threaded, so no
 // other fork can slip in between the two calls.
 bool make_pipe(int fds[2]) {
-    if (pipe(fds) != 0) {
-        return false;
-    }
-    for (int i = 0; i < 2; ++i) {
-        if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
-            return false;
-        }
-    }
-    return true;
+    return pipe(fds) == 0 && fcntl(fds[0], F_SETFD, FD_CLOEXEC) == 0 &&
+           fcntl(fds[1], F_SETFD, FD_CLOEXEC) == 0;
 }
 
 void kill_group(pid_t pid) {
@@ -159,8 +152,7 @@ void Watchdog::watch(pid_t group, int lifeline,
         }
         break;  // the runner died (end of file), or the time is up
     }
-    kill(-group, SIGKILL);
-    kill(group, SIGKILL);
+    kill_group(group);
     _exit(0);
 }
 

@@ -79,19 +79,12 @@ std::optional<fs::path> find_program(std::string_view name) {
                access(path.c_str(), X_OK) == 0;
     };
     if (name.find('/') != std::string_view::npos) {
-        if (executable(fs::path(name))) {
-            return fs::path(name);
-        }
-        return std::nullopt;
+        return executable(name) ? std::optional<fs::path>(name) : std::nullopt;
     }
     const char* path_variable = std::getenv("PATH");
     const std::string search = path_variable != nullptr ? path_variable : "/usr/bin:/bin";
-    std::size_t start = 0;
-    while (start <= search.size()) {
-        std::size_t end = search.find(':', start);
-        if (end == std::string::npos) {
-            end = search.size();
-        }
+    for (std::size_t start = 0; start <= search.size();) {
+        const std::size_t end = std::min(search.find(':', start), search.size());
         const std::string folder = search.substr(start, end - start);
         const fs::path candidate = fs::path(folder.empty() ? "." : folder) / name;
         if (executable(candidate)) {

@@ -31,7 +31,7 @@ constexpr std::uintmax_t kMaxStateBytes = 16U << 20U;
 constexpr int kMaxStateDepth = 16;
 
 /// More hints than any exercise has; a larger count in the file is taken as this.
-constexpr long long kMaxHints = 1000;
+constexpr int kMaxHints = 1000;
 
 /// How deeply the JSON text nests arrays and objects (strings skipped).
 int nesting_depth(const std::string& text) {
@@ -127,15 +127,9 @@ Parsed parse_state(const std::string& text) {
             continue;  // one bad entry costs that entry only
         }
         ExerciseState state;
+        // As a double: a count too large for any integer type, or written with a fraction, too.
         const json& hints = entry.value("hints_revealed", json());
-        if (hints.is_number_unsigned()) {
-            state.hints_revealed =
-                static_cast<int>(std::min<std::uint64_t>(hints.get<std::uint64_t>(), kMaxHints));
-        } else if (hints.is_number_integer() && hints.get<long long>() > 0) {
-            state.hints_revealed =
-                static_cast<int>(std::min<long long>(hints.get<long long>(), kMaxHints));
-        } else if (hints.is_number_float() && hints.get<double>() >= 1.0) {
-            // Too large for any integer type, or written with a fraction.
+        if (hints.is_number() && hints.get<double>() >= 1.0) {
             state.hints_revealed =
                 static_cast<int>(std::min(hints.get<double>(), static_cast<double>(kMaxHints)));
         }
@@ -168,8 +162,7 @@ Parsed read_state(const fs::path& path) {
 class StateLock {
   public:
     explicit StateLock(const fs::path& state) {
-        fs::path path = state;
-        path += ".lock";
+        const fs::path path = state.string() + ".lock";
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) {
             const int number = errno;
@@ -192,12 +185,6 @@ class StateLock {
   private:
     int fd_ = -1;
 };
-
-/// Whether the outcome of the last check differs between two records.
-bool check_differs(const ExerciseState& a, const ExerciseState& b) {
-    return a.status != b.status || a.checked_at != b.checked_at ||
-           a.source_sha256 != b.source_sha256;
-}
 
 }  // namespace
 
@@ -237,11 +224,9 @@ StateFile StateFile::load(const fs::path& path) {
         // Progress is derivable by checking again; a learner's command must never fail over it.
         // Kept beside it under a name no earlier copy has (.corrupt, then .corrupt.1, ...): a
         // second corruption never overwrites the first one's copy.
-        fs::path aside = path;
-        aside += ".corrupt";
+        fs::path aside = path.string() + ".corrupt";
         for (int n = 1; fs::exists(aside, error) || fs::is_symlink(aside, error); ++n) {
-            aside = path;
-            aside += ".corrupt." + std::to_string(n);
+            aside = path.string() + ".corrupt." + std::to_string(n);
         }
         fs::rename(path, aside, error);
         state.warning_ =
@@ -330,7 +315,8 @@ void StateFile::save() {
         const auto before = loaded_.find(id);
         const ExerciseState original = before == loaded_.end() ? ExerciseState{} : before->second;
         ExerciseState& target = merged[id];
-        if (check_differs(mine, original)) {
+        if (mine.status != original.status || mine.checked_at != original.checked_at ||
+            mine.source_sha256 != original.source_sha256) {
             target.status = mine.status;
             target.checked_at = mine.checked_at;
             target.source_sha256 = mine.source_sha256;
@@ -347,8 +333,7 @@ void StateFile::save() {
 
     // Write a sibling file, then rename it over the old one: a reader (or a crash) sees either
     // the old file or the new one, never half of one.
-    fs::path temporary = path_;
-    temporary += ".tmp." + std::to_string(::getpid());
+    const fs::path temporary = path_.string() + ".tmp." + std::to_string(::getpid());
     write_file(temporary, to_json());
     fs::rename(temporary, path_, error);
     if (error) {

@@ -72,7 +72,6 @@ class StateFile {
 
     /// Why the file on disk could not be used; empty when it was fine or absent.
     [[nodiscard]] const std::string& warning() const { return warning_; }
-    /// Where the file lives.
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
     /// The file's JSON text (what save() writes).

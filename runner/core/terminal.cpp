@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdlib>
 
@@ -34,44 +35,25 @@ bool utf8_locale() {
 }  // namespace
 
 ColorMode parse_color_mode(std::string_view text) {
-    if (text == "auto") {
-        return ColorMode::kAuto;
+    // In the order of ColorMode.
+    constexpr std::array<std::string_view, 3> kModes{"auto", "always", "never"};
+    const auto* found = std::find(kModes.begin(), kModes.end(), text);
+    if (found == kModes.end()) {
+        throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
     }
-    if (text == "always") {
-        return ColorMode::kAlways;
-    }
-    if (text == "never") {
-        return ColorMode::kNever;
-    }
-    throw UsageError("--color takes auto, always or never, not \"" + std::string(text) + "\"");
+    return static_cast<ColorMode>(found - kModes.begin());
 }
 
 Style Style::detect(ColorMode mode) {
-    bool color = false;
-    switch (mode) {
-        case ColorMode::kAlways:
-            color = true;
-            break;
-        case ColorMode::kNever:
-            color = false;
-            break;
-        case ColorMode::kAuto:
-            color = isatty(STDOUT_FILENO) != 0 && env("NO_COLOR").empty() && env("TERM") != "dumb";
-            break;
-    }
+    const bool color =
+        mode == ColorMode::kAlways || (mode == ColorMode::kAuto && isatty(STDOUT_FILENO) != 0 &&
+                                       env("NO_COLOR").empty() && env("TERM") != "dumb");
     return {color, utf8_locale()};
 }
 
 std::string Style::paint(std::string_view code, std::string_view text) const {
-    if (!color_) {
-        return std::string(text);
-    }
-    std::string painted = "\x1b[";
-    painted += code;
-    painted += 'm';
-    painted += text;
-    painted += "\x1b[0m";
-    return painted;
+    return color_ ? "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m"
+                  : std::string(text);
 }
 
 }  // namespace torchlings::runner

@@ -48,7 +48,6 @@ class Style {
 
     /// Whether non-ASCII symbols (✓, progress-bar blocks) may be printed.
     [[nodiscard]] bool unicode() const { return unicode_; }
-    /// Whether ANSI colour sequences are emitted.
     [[nodiscard]] bool color() const { return color_; }
 
   private:

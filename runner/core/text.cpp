@@ -24,12 +24,8 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> split_lines(std::string_view text) {
     std::vector<std::string> lines;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            end = text.size();
-        }
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
         std::string_view line = text.substr(start, end - start);
         if (!line.empty() && line.back() == '\r') {
             line.remove_suffix(1);
@@ -69,22 +65,16 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 std::string indent(std::string_view text, std::string_view prefix) {
     std::string result;
     for (const std::string& line : split_lines(text)) {
-        if (!line.empty()) {
-            result += prefix;
-        }
-        result += line;
-        result += '\n';
+        result += (line.empty() ? "" : std::string(prefix)) + line + '\n';
     }
     return result;
 }
 
 std::string last_lines(std::string_view text, std::size_t count) {
     const std::vector<std::string> lines = split_lines(text);
-    const std::size_t first = lines.size() > count ? lines.size() - count : 0;
     std::string tail;
-    for (std::size_t i = first; i < lines.size(); ++i) {
-        tail += lines[i];
-        tail += '\n';
+    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) {
+        tail += lines[i] + '\n';
     }
     return tail;
 }
@@ -125,12 +115,8 @@ std::string display_path(const fs::path& path, const fs::path& root) {
         return {};
     }
     const fs::path full = normalised(path);
-    const fs::path base = normalised(root);
-    const fs::path relative = full.lexically_relative(base);
-    if (relative.empty() || *relative.begin() == "..") {
-        return full.string();
-    }
-    return relative.string();
+    const fs::path relative = full.lexically_relative(normalised(root));
+    return relative.empty() || *relative.begin() == ".." ? full.string() : relative.string();
 }
 
 bool same_path(const fs::path& a, const fs::path& b) { return normalised(a) == normalised(b); }
@@ -145,13 +131,12 @@ std::string iso_time_now() {
 }
 
 std::string format_seconds(double seconds) {
-    std::ostringstream text;
     if (seconds < 10.0) {
+        std::ostringstream text;
         text << std::fixed << std::setprecision(1) << seconds << " s";
-    } else {
-        text << std::llround(seconds) << " s";
+        return text.str();
     }
-    return text.str();
+    return std::to_string(std::llround(seconds)) + " s";
 }
 
 std::string read_file(const fs::path& path) {
@@ -170,14 +155,13 @@ void write_file(const fs::path& path, std::string_view content) {
         fs::create_directories(path.parent_path(), error);
     }
     // POSIX calls, so that the message names the real cause (errno), never "Success".
+    const std::string folder = path.has_parent_path() ? path.parent_path().string() : ".";
     const auto fail = [&](int number) {
         std::string fix;
         if (number == EACCES || number == EPERM || number == EROFS) {
-            fix = "make it writable: chmod u+w " +
-                  (path.has_parent_path() ? path.parent_path().string() : std::string("."));
+            fix = "make it writable: chmod u+w " + folder;
         } else if (number == ENOSPC || number == EDQUOT) {
-            fix = "free some disk space (df -h " +
-                  (path.has_parent_path() ? path.parent_path().string() : std::string(".")) + ")";
+            fix = "free some disk space (df -h " + folder + ")";
         } else if (number == EISDIR) {
             fix = "move the folder " + path.string() + " out of the way";
         }

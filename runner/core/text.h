@@ -17,10 +17,8 @@ namespace torchlings::runner {
 /// True when text is one or more ASCII digits.
 [[nodiscard]] bool all_digits(std::string_view text);
 
-/// The text without leading and trailing whitespace.
 [[nodiscard]] std::string trim(std::string_view text);
 
-/// The items joined with a separator between them.
 [[nodiscard]] std::string join(const std::vector<std::string>& items, std::string_view separator);
 
 /// Every line of text prefixed by `prefix` (empty lines stay empty).
