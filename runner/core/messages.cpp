@@ -4,8 +4,11 @@
 /// Commands, ids and file names stay as typed.
 #include "core/messages.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+
+#include "core/text.h"
 
 namespace torchlings::runner {
 
@@ -292,28 +295,6 @@ static_assert(in_order(),
               "kMessages lists every Msg once, in the order of the enum, in both "
               "languages");
 
-/// The code point of the UTF-8 sequence at `at`, and its length (1 for a stray byte).
-std::pair<std::uint32_t, std::size_t> decode(std::string_view text, std::size_t at) {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    std::size_t length = lead < 0x80           ? 1
-                         : (lead >> 5) == 0x6  ? 2
-                         : (lead >> 4) == 0xE  ? 3
-                         : (lead >> 3) == 0x1E ? 4
-                                               : 1;
-    if (at + length > text.size()) {
-        return {lead, 1};
-    }
-    std::uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
-    for (std::size_t i = 1; i < length; ++i) {
-        if ((byte(at + i) & 0xC0) != 0x80) {
-            return {lead, 1};
-        }
-        code = (code << 6) | (byte(at + i) & 0x3F);
-    }
-    return {code, length};
-}
-
 bool is_wide(std::uint32_t code) {
     return (code >= 0x1100 && code <= 0x115F) || (code >= 0x2E80 && code <= 0xA4CF) ||
            (code >= 0xAC00 && code <= 0xD7A3) || (code >= 0xF900 && code <= 0xFAFF) ||
@@ -352,9 +333,9 @@ std::string status_text(Language language, ExerciseStatus status) {
 std::size_t display_width(std::string_view text) {
     std::size_t width = 0;
     for (std::size_t at = 0; at < text.size();) {
-        const auto [code, length] = decode(text, at);
-        width += is_wide(code) ? 2 : 1;
-        at += length;
+        const auto [code, length] = utf8_at(text, at);
+        width += length != 0 && is_wide(code) ? 2 : 1;  // a stray byte: one column
+        at += std::max<std::size_t>(length, 1);
     }
     return width;
 }

@@ -121,6 +121,40 @@ std::string display_path(const fs::path& path, const fs::path& root) {
 
 bool same_path(const fs::path& a, const fs::path& b) { return normalised(a) == normalised(b); }
 
+Utf8Char utf8_at(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    // The sequence's length from its first byte, and the range its second byte must be in (the
+    // others are 80..BF): no overlong forms, no surrogates, nothing above U+10FFFF.
+    const std::size_t length = lead < 0x80                    ? 1
+                               : lead >= 0xC2 && lead <= 0xDF ? 2
+                               : lead >= 0xE0 && lead <= 0xEF ? 3
+                               : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                              : 0;
+    const unsigned low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+    const unsigned high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+    std::uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+        if (at + k >= text.size() || byte(at + k) < (k == 1 ? low : 0x80) ||
+            byte(at + k) > (k == 1 ? high : 0xBF)) {
+            return {lead, 0};
+        }
+        code = (code << 6) | (byte(at + k) & 0x3F);
+    }
+    return {code, length};
+}
+
+std::string valid_utf8(std::string_view text) {
+    std::string result;
+    result.reserve(text.size());
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t length = utf8_at(text, at).length;
+        result.append(length == 0 ? "\xEF\xBF\xBD" : text.substr(at, length));
+        at += std::max<std::size_t>(length, 1);
+    }
+    return result;
+}
+
 std::string iso_time_now() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};

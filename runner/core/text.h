@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -37,6 +38,20 @@ namespace torchlings::runner {
 /// True when both paths name the same location once made absolute and normalised (symbolic
 /// links resolved where they exist). Never throws.
 [[nodiscard]] bool same_path(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// One UTF-8 sequence: its code point and its length in bytes; length 0 when the bytes are not
+/// valid UTF-8 (cut short, an overlong form, a surrogate, above U+10FFFF).
+struct Utf8Char {
+    std::uint32_t code = 0;
+    std::size_t length = 0;
+};
+
+/// The UTF-8 sequence that starts at byte `at` of text.
+[[nodiscard]] Utf8Char utf8_at(std::string_view text, std::size_t at);
+
+/// The text with each byte that is not part of valid UTF-8 replaced by U+FFFD, for the JSON and
+/// XML writers.
+[[nodiscard]] std::string valid_utf8(std::string_view text);
 
 /// The current time in UTC as ISO 8601, e.g. "2025-01-31T12:00:00Z".
 [[nodiscard]] std::string iso_time_now();

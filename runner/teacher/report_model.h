@@ -67,10 +67,6 @@ struct ExerciseReport {
 /// it writes the score reports.
 using DeclaredCases = std::map<std::string, std::vector<ListedCase>>;
 
-/// The text with every invalid UTF-8 sequence replaced by U+FFFD.
-[[nodiscard]] std::string valid_utf8(std::string_view text);
-/// Every string in the value made valid UTF-8, so that a JSON writer accepts it.
-void make_valid_utf8(nlohmann::json& value);
 /// The description of one checked exercise.
 [[nodiscard]] ExerciseReport describe(const Context& context, const CheckOutcome& outcome);
 

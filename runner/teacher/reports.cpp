@@ -19,6 +19,17 @@ using nlohmann::json;
 
 namespace {
 
+/// Every string in the value made valid UTF-8 (core/text.h), so that a JSON writer accepts it.
+void make_valid_utf8(json& value) {
+    if (value.is_string()) {
+        value = valid_utf8(value.get_ref<const std::string&>());
+    } else if (value.is_array() || value.is_object()) {
+        for (json& item : value) {
+            make_valid_utf8(item);
+        }
+    }
+}
+
 /// "pass", "fail" or "error".
 std::string status_name(Status status) {
     return status == Status::kPass ? "pass" : status == Status::kFail ? "fail" : "error";

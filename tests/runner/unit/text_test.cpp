@@ -6,6 +6,7 @@
 #include "tl_test/catch.h"
 
 #include "core/errors.h"
+#include "core/messages.h"
 #include "core/terminal.h"
 #include "core/text.h"
 #include "temp_dir.h"
@@ -92,4 +93,31 @@ TEST_CASE("the colour option takes auto, always or never, and a plain style adds
     CHECK(tl::Style(false, false).bad("x") == "x");
     CHECK(tl::Style(true, false).bad("x") == "\x1b[31mx\x1b[0m");
     CHECK(tl::Style(false, false).pass_mark() == "PASS");
+}
+
+TEST_CASE("utf8_at reads a sequence, and refuses what is not UTF-8") {
+    CHECK(tl::utf8_at("a", 0).code == 'a');
+    CHECK(tl::utf8_at("\xED\x95\x9C", 0).code == 0xD55C);  // 한
+    CHECK(tl::utf8_at("\xED\x95\x9C", 0).length == 3);
+    CHECK(tl::utf8_at("\xF0\x9F\x98\x80", 0).code == 0x1F600);
+    CHECK(tl::utf8_at("\xC0\x80", 0).length == 0);          // an overlong NUL
+    CHECK(tl::utf8_at("\xE0\x80\xAF", 0).length == 0);      // an overlong '/'
+    CHECK(tl::utf8_at("\xED\xA0\x80", 0).length == 0);      // a surrogate
+    CHECK(tl::utf8_at("\xF4\x90\x80\x80", 0).length == 0);  // above U+10FFFF
+    CHECK(tl::utf8_at("\xED\x95", 0).length == 0);          // cut short
+    CHECK(tl::utf8_at("\x80", 0).length == 0);              // a continuation byte alone
+}
+
+TEST_CASE("valid_utf8 keeps valid text and replaces each invalid byte") {
+    CHECK(tl::valid_utf8("ok \xED\x95\x9C") == "ok \xED\x95\x9C");
+    CHECK(tl::valid_utf8("a\xFF!") == "a\xEF\xBF\xBD!");
+    CHECK(tl::valid_utf8("\xC0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    CHECK(tl::valid_utf8("x\xED\x95") == "x\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+TEST_CASE("display_width counts Hangul as two columns and a stray byte as one") {
+    CHECK(tl::display_width("abc") == 3);
+    CHECK(tl::display_width("\xED\x95\x9C\xEA\xB8\x80") == 4);  // 한글
+    CHECK(tl::display_width("a\xFF") == 2);
+    CHECK(tl::pad_to_width("\xED\x95\x9C", 4) == "\xED\x95\x9C  ");
 }
