@@ -38,13 +38,16 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         context.redirect_out(context.err());  // stdout carries the JSON alone
     }
     const CheckRun checked = check_exercises(context, exercises, options.check.all);
+    // Described once, for every format asked for.
+    const std::vector<ExerciseReport> reports =
+        options.reports() ? describe_all(context, checked.outcomes) : std::vector<ExerciseReport>();
     const auto write_report = [&context](const std::string& file, const std::string& what,
                                          const std::string& text) {
         write_file(file, text);
         context.out() << what << " written to " << context.show(file) << "\n";
     };
     if (!options.junit_file.empty()) {
-        write_report(options.junit_file, "JUnit XML", junit_report(context, checked.outcomes));
+        write_report(options.junit_file, "JUnit XML", junit_report(reports));
     }
     // The score reports list every case of an exercise whose test program did not build (or
     // reached no case), each scoring 0: the cases as its listing program names them.
@@ -60,14 +63,14 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
     }
     if (!options.classroom50_file.empty()) {
         write_report(options.classroom50_file, "Classroom 50 result",
-                     classroom50_result(context, checked.outcomes, declared).dump(2) + "\n");
+                     classroom50_result(reports, declared).dump(2) + "\n");
     }
     if (!options.gradescope_file.empty()) {
         write_report(options.gradescope_file, "Gradescope results",
-                     gradescope_results(context, checked.outcomes, declared).dump(2) + "\n");
+                     gradescope_results(reports, declared).dump(2) + "\n");
     }
     if (options.json) {
-        stdout_stream << check_json(context, checked.outcomes).dump(2) << "\n";
+        stdout_stream << check_json(reports).dump(2) << "\n";
     }
     return checked.code;
 }

@@ -307,6 +307,11 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         }
     }
     for (const TestCaseResult& result : run.events.cases) {
+        const bool gpu_case =
+            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        if (gpu_case && !report.gpu_found && result.status != CaseStatus::kUnfinished) {
+            report.gpu_found = result.status != CaseStatus::kSkipped;
+        }
         if (result.status == CaseStatus::kSkipped) {
             report.skipped.push_back({result.name, result.skip_reason});
             continue;
@@ -347,6 +352,16 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         report.output = tail_of(last_lines(run.process.output, kOutputTailLines), kOutputTailLimit);
     }
     return report;
+}
+
+std::vector<ExerciseReport> describe_all(const Context& context,
+                                         const std::vector<CheckOutcome>& outcomes) {
+    std::vector<ExerciseReport> reports;
+    reports.reserve(outcomes.size());
+    for (const CheckOutcome& outcome : outcomes) {
+        reports.push_back(describe(context, outcome));
+    }
+    return reports;
 }
 
 }  // namespace torchlings::runner

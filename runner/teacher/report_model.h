@@ -60,6 +60,9 @@ struct ExerciseReport {
     /// each format lists them (flags_json(), or one line each from flag_line()). A refused one
     /// also made the run refused.
     std::vector<IntegrityFlag> flags;
+    /// Whether this machine has a GPU, as the test program found it: true when a [gpu] case ran,
+    /// false when one skipped itself, unknown when none of its cases is tagged [gpu] or ended.
+    std::optional<bool> gpu_found;
 };
 
 /// The cases each exercise's tests declare (by id), for the exercises whose test program did not
@@ -69,5 +72,10 @@ using DeclaredCases = std::map<std::string, std::vector<ListedCase>>;
 
 /// The description of one checked exercise.
 [[nodiscard]] ExerciseReport describe(const Context& context, const CheckOutcome& outcome);
+
+/// The descriptions of a check's outcomes, in order: what every report is written from, so that
+/// writing several formats describes (and reads the test files) once.
+[[nodiscard]] std::vector<ExerciseReport> describe_all(const Context& context,
+                                                       const std::vector<CheckOutcome>& outcomes);
 
 }  // namespace torchlings::runner

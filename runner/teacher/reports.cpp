@@ -257,32 +257,25 @@ struct Scores {
 };
 
 /// Whether this machine has a GPU, as the test programs decided it (each [gpu] case asks
-/// LibTorch and skips itself without one): a [gpu] case of these outcomes that ran says yes, one
-/// that skipped itself says no. Only when none did is the NVIDIA driver asked (/dev/nvidia0).
-bool gpu_found_by_tests(const std::vector<CheckOutcome>& outcomes) {
-    for (const CheckOutcome& outcome : outcomes) {
-        if (!outcome.run) {
-            continue;
-        }
-        for (const TestCaseResult& result : outcome.run->events.cases) {
-            const bool gpu_case =
-                std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
-            if (gpu_case && result.status != CaseStatus::kUnfinished) {
-                return result.status != CaseStatus::kSkipped;
-            }
-        }
+/// LibTorch and skips itself without one): the first report that knows (ExerciseReport::gpu_found)
+/// says. Only when none does is the NVIDIA driver asked (/dev/nvidia0).
+bool gpu_found_by_tests(const std::vector<ExerciseReport>& reports) {
+    const auto knows = std::find_if(reports.begin(), reports.end(), [](const ExerciseReport& r) {
+        return r.gpu_found.has_value();
+    });
+    if (knows != reports.end()) {
+        return *knows->gpu_found;
     }
     std::error_code error;
     return std::filesystem::exists("/dev/nvidia0", error);
 }
 
 /// The cases scored, and those left out, as reports.h says above classroom50_result().
-Scores score_cases(const Context& context, const std::vector<CheckOutcome>& outcomes,
+Scores score_cases(const std::vector<ExerciseReport>& reports,
                    const DeclaredCases& declared_by_id) {
     Scores scores;
-    const bool has_gpu = gpu_found_by_tests(outcomes);
-    for (const CheckOutcome& outcome : outcomes) {
-        const ExerciseReport report = describe(context, outcome);
+    const bool has_gpu = gpu_found_by_tests(reports);
+    for (const ExerciseReport& report : reports) {
         const std::string& id = report.exercise->id;
         for (json flag : flags_json(report.flags)) {
             flag["exercise"] = id;
@@ -327,9 +320,9 @@ std::string runner_variable(const char* name) {
 
 }  // namespace
 
-nlohmann::json classroom50_result(const Context& context, const std::vector<CheckOutcome>& outcomes,
+nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                                   const DeclaredCases& declared) {
-    const Scores scores = score_cases(context, outcomes, declared);
+    const Scores scores = score_cases(reports, declared);
     const int score = scores.passed();
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
@@ -358,9 +351,9 @@ nlohmann::json classroom50_result(const Context& context, const std::vector<Chec
     return result;
 }
 
-nlohmann::json gradescope_results(const Context& context, const std::vector<CheckOutcome>& outcomes,
+nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                                   const DeclaredCases& declared) {
-    const Scores scores = score_cases(context, outcomes, declared);
+    const Scores scores = score_cases(reports, declared);
     const int score = scores.passed();
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
@@ -401,34 +394,31 @@ nlohmann::json gradescope_refusal(const std::string& why) {
     return results;
 }
 
-nlohmann::json exercism_results(const Context& context, const CheckOutcome& outcome) {
-    return exercism_json(describe(context, outcome));
-}
+nlohmann::json exercism_results(const ExerciseReport& report) { return exercism_json(report); }
 
-nlohmann::json check_json(const Context& context, const std::vector<CheckOutcome>& outcomes) {
-    if (outcomes.size() == 1) {
-        return exercism_results(context, outcomes.front());
+nlohmann::json check_json(const std::vector<ExerciseReport>& reports) {
+    if (reports.size() == 1) {
+        return exercism_json(reports.front());
     }
     Status worst = Status::kPass;
     json exercises = json::array();
-    for (const CheckOutcome& outcome : outcomes) {
-        const ExerciseReport report = describe(context, outcome);
+    for (const ExerciseReport& report : reports) {
         worst = std::max(worst, report.status);
         json entry = exercism_json(report);
-        entry["id"] = outcome.exercise->id;
-        entry["lesson"] = outcome.exercise->lesson;
+        entry["id"] = report.exercise->id;
+        entry["lesson"] = report.exercise->lesson;
         exercises.push_back(std::move(entry));
     }
     return {{"version", 3}, {"status", status_name(worst)}, {"exercises", std::move(exercises)}};
 }
 
-std::string junit_report(const Context& context, const std::vector<CheckOutcome>& outcomes) {
+std::string junit_report(const std::vector<ExerciseReport>& reports) {
     const std::string timestamp = iso_time_now();
     SuiteCounts total;
     std::string suites;
-    for (const CheckOutcome& outcome : outcomes) {
+    for (const ExerciseReport& report : reports) {
         SuiteCounts counts;
-        suites += junit_suite(describe(context, outcome), timestamp, counts);
+        suites += junit_suite(report, timestamp, counts);
         total.add(counts);
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +

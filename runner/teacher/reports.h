@@ -1,7 +1,8 @@
 /// @file
 /// @brief Machine-readable results of `check`, for tools and teachers rather than learners:
 /// the Exercism test-runner interface (version 3), JUnit XML, Classroom 50's result.json and
-/// Gradescope's results.json.
+/// Gradescope's results.json. Each is written from the exercises' descriptions (describe_all() in
+/// report_model.h), made once however many formats are asked for.
 ///
 /// Skipped test cases (for example those that need a GPU, on a machine without one) are never
 /// reported as passed: the Exercism and Classroom shapes have no "skipped" status, so they are
@@ -40,13 +41,12 @@ namespace torchlings::runner {
 ///  - torchlings_skipped: `[{"name", "reason"}]`, the cases that skipped themselves.
 ///  - torchlings_output: the last lines the test program printed, only for a run that did not
 ///    pass and printed something.
-[[nodiscard]] nlohmann::json exercism_results(const Context& context, const CheckOutcome& outcome);
+[[nodiscard]] nlohmann::json exercism_results(const ExerciseReport& report);
 
 /// What `check --json` prints: the results of one exercise as above; for several, an object
 /// `{"version": 3, "status": <worst>, "exercises": [{"id", "lesson", ...results}]}` where the
 /// worst status is "error", then "fail", then "pass".
-[[nodiscard]] nlohmann::json check_json(const Context& context,
-                                        const std::vector<CheckOutcome>& outcomes);
+[[nodiscard]] nlohmann::json check_json(const std::vector<ExerciseReport>& reports);
 
 /// A JUnit XML document: `<testsuites>` with one `<testsuite>` per exercise (name = id, with
 /// tests, failures, errors, skipped, time and timestamp) and one `<testcase>` per test case
@@ -58,8 +58,7 @@ namespace torchlings::runner {
 /// itself is `<skipped message="<reason>"/>`. A build error is the `<error type="build">` of a
 /// testcase named "build". Text that XML cannot hold (control characters, invalid UTF-8) is
 /// replaced.
-[[nodiscard]] std::string junit_report(const Context& context,
-                                       const std::vector<CheckOutcome>& outcomes);
+[[nodiscard]] std::string junit_report(const std::vector<ExerciseReport>& reports);
 
 /// Scores, for both platforms: one point per test case that ran (or should have: a case never
 /// reached scores 0). A build error, or a run that reached no case, scores each declared case of
@@ -78,8 +77,7 @@ namespace torchlings::runner {
 /// review are the runner's CLASSROOM, ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and
 /// REVIEW_URL (else COMMIT_URL), "" when unset; datetime is now, in UTC. The runner itself stamps
 /// owner, assignment_type, submitted_by and graded_at, and overwrites datetime with the commit's.
-[[nodiscard]] nlohmann::json classroom50_result(const Context& context,
-                                                const std::vector<CheckOutcome>& outcomes,
+[[nodiscard]] nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                                                 const DeclaredCases& declared = {});
 
 /// Gradescope's results.json: `{"output", "tests": [{"name", "score", "max_score", "status",
@@ -87,8 +85,7 @@ namespace torchlings::runner {
 /// "failed", output the case's message ("" for a pass), visibility "visible". The total is the
 /// sum of the tests' scores (no top-level score, which would override it); the top-level output
 /// says it in words and names the cases left out.
-[[nodiscard]] nlohmann::json gradescope_results(const Context& context,
-                                                const std::vector<CheckOutcome>& outcomes,
+[[nodiscard]] nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                                                 const DeclaredCases& declared = {});
 
 /// The Gradescope results.json of a submission refused before grading: score 0, no tests, and

@@ -19,11 +19,12 @@ struct GradeOptions {
     std::string gradescope_file;   ///< write gradescope_results() here when not empty
     bool verify_tests = false;     ///< refuse (kTestsEdited) when tests differ from the manifest
 
-    /// Whether any of these asks for more than a learner's check.
-    [[nodiscard]] bool any() const {
-        return json || !junit_file.empty() || !classroom50_file.empty() ||
-               !gradescope_file.empty() || verify_tests;
+    /// Whether a report is asked for.
+    [[nodiscard]] bool reports() const {
+        return json || !junit_file.empty() || !classroom50_file.empty() || !gradescope_file.empty();
     }
+    /// Whether any of these asks for more than a learner's check.
+    [[nodiscard]] bool any() const { return reports() || verify_tests; }
 };
 
 /// `check` with --verify-tests, --json, --junit, --classroom50 or --gradescope: verifies the tests

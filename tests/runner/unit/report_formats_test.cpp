@@ -7,10 +7,10 @@ using namespace tl_report_test;  // NOLINT(google-build-using-namespace): the fi
 
 TEST_CASE("check --json: several exercises, the worst status on top") {
     ReportFixture fixture;
-    const json results = tl::check_json(
+    const json results = tl::check_json(tl::describe_all(
         fixture.context(),
         {fixture.ran("fx_pass", {make_case("adds small numbers", tl::CaseStatus::kPassed)}),
-         failing(fixture)});
+         failing(fixture)}));
     CHECK(results["version"] == 3);
     CHECK(results["status"] == "fail");
     REQUIRE(results["exercises"].size() == 2);
@@ -21,16 +21,16 @@ TEST_CASE("check --json: several exercises, the worst status on top") {
     CHECK(results["exercises"][1]["status"] == "fail");
     CHECK(results["exercises"][1]["tests"].size() == 2);
 
-    const json with_error = tl::check_json(
-        fixture.context(), {failing(fixture), fixture.build_error("fx_compile_error")});
+    const json with_error = tl::check_json(tl::describe_all(
+        fixture.context(), {failing(fixture), fixture.build_error("fx_compile_error")}));
     CHECK(with_error["status"] == "error");
 }
 
 TEST_CASE("junit: suites, counts, failures, errors, skips and the build") {
     ReportFixture fixture;
-    const std::string xml = tl::junit_report(
+    const std::string xml = tl::junit_report(tl::describe_all(
         fixture.context(), {failing(fixture), fixture.build_error("fx_compile_error"),
-                            crashed(fixture), skipped_case(fixture)});
+                            crashed(fixture), skipped_case(fixture)}));
     CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"torchlings "
                     "check\" tests=\"7\" failures=\"1\" errors=\"2\" skipped=\"2\"",
                     0) == 0);
@@ -67,7 +67,7 @@ TEST_CASE("junit: XML special and control characters are escaped") {
     tl::Failure& failure = outcome.run->events.cases[1].failures[0];
     failure.expr = "a < b && c > \"d\" || 'e'";
     failure.expanded = "1 < 0\x01\x1b[31m\ttab";
-    const std::string xml = tl::junit_report(fixture.context(), {outcome});
+    const std::string xml = tl::junit_report(tl::describe_all(fixture.context(), {outcome}));
     // In an attribute, tab and newline are character references too.
     CHECK_THAT(xml, Catch::Matchers::ContainsSubstring(
                         "message=\"CHECK( a &lt; b &amp;&amp; c &gt; &quot;d&quot; || "
@@ -82,8 +82,8 @@ TEST_CASE("junit: XML special and control characters are escaped") {
 
 TEST_CASE("classroom50: one point per case that ran, and skips carry no score") {
     ReportFixture fixture;
-    const json report = tl::classroom50_result(
-        fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)});
+    const json report = tl::classroom50_result(tl::describe_all(
+        fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)}));
     CHECK(report["schema"] == "classroom50/result/v1");
     CHECK(report["score"] == 2);
     CHECK(report["max-score"] == 5);
@@ -99,15 +99,16 @@ TEST_CASE("classroom50: one point per case that ran, and skips carry no score") 
     CHECK(when.size() == 20);
     CHECK(when.back() == 'Z');
 
-    const json nothing = tl::classroom50_result(fixture.context(), {skipped_case(fixture)});
+    const json nothing =
+        tl::classroom50_result(tl::describe_all(fixture.context(), {skipped_case(fixture)}));
     CHECK(nothing["max-score"] == 0);
     CHECK(nothing["tests"] == json::array());
 }
 
 TEST_CASE("gradescope: one point per case, integer scores, skips listed apart") {
     ReportFixture fixture;
-    const json report = tl::gradescope_results(
-        fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)});
+    const json report = tl::gradescope_results(tl::describe_all(
+        fixture.context(), {failing(fixture), skipped_case(fixture), crashed(fixture)}));
     CHECK_FALSE(report.contains("score"));  // the tests' sum is the score
     REQUIRE(report["tests"].size() == 5);
     const json& passed = report["tests"][0];
@@ -133,23 +134,23 @@ TEST_CASE("scores: a build error scores every declared case 0") {
     ReportFixture fixture;
     const tl::DeclaredCases declared = {
         {"fx_compile_error", {{"adds small numbers", false}, {"adds negative numbers", false}}}};
-    const json report = tl::classroom50_result(fixture.context(),
-                                               {fixture.build_error("fx_compile_error")}, declared);
+    const json report = tl::classroom50_result(
+        tl::describe_all(fixture.context(), {fixture.build_error("fx_compile_error")}), declared);
     CHECK(report["max-score"] == 2);
     CHECK(report["score"] == 0);
     REQUIRE(report["tests"].size() == 2);
     CHECK(report["tests"][0]["test-name"] == "fx_compile_error: adds small numbers");
     CHECK(report["tests"][1]["test-name"] == "fx_compile_error: adds negative numbers");
     const json gradescope = tl::gradescope_results(
-        fixture.context(), {fixture.build_error("fx_compile_error")}, declared);
+        tl::describe_all(fixture.context(), {fixture.build_error("fx_compile_error")}), declared);
     REQUIRE(gradescope["tests"].size() == 2);
     for (const json& test : gradescope["tests"]) {
         CHECK(test["score"] == 0);
         CHECK(test["output"].get<std::string>().rfind("The build failed:\n", 0) == 0);
     }
     // Not even listed (a build folder without the listing programs): one case, scoring 0.
-    const json unlisted =
-        tl::classroom50_result(fixture.context(), {fixture.build_error("fx_compile_error")});
+    const json unlisted = tl::classroom50_result(
+        tl::describe_all(fixture.context(), {fixture.build_error("fx_compile_error")}));
     CHECK(unlisted["max-score"] == 1);
     CHECK(unlisted["tests"][0]["test-name"] == "fx_compile_error: build");
 }
@@ -167,14 +168,15 @@ void write_demo_course(const tl::testing::TempDir& course, std::string_view test
 
 TEST_CASE("exercism: a case's code ends where the next case starts, or at the end") {
     ReportFixture fixture;
-    const json results = tl::exercism_results(fixture.context(), failing(fixture));
+    const json results = tl::exercism_results(tl::describe(fixture.context(), failing(fixture)));
     CHECK(results["tests"][0]["test_code"] ==
           "TEST_CASE(\"adds different numbers\") { CHECK(fx_add(2, 3) == 5); }");
     // A case whose file is not the exercise's test file (a shared header): no code, no line.
     tl::TestCaseResult elsewhere = make_case("from a header", tl::CaseStatus::kPassed);
     elsewhere.file = "/elsewhere/shared_cases.h";
     elsewhere.line = 3;
-    const json other = tl::exercism_results(fixture.context(), fixture.ran("fx_pass", {elsewhere}));
+    const json other =
+        tl::exercism_results(tl::describe(fixture.context(), fixture.ran("fx_pass", {elsewhere})));
     CHECK(other["tests"][0]["test_code"].is_null());
 }
 
@@ -189,7 +191,8 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     // As the listing program ex_demo_cases names them.
     const tl::DeclaredCases declared = {{"demo", {{"on the CPU", false}, {"on a GPU", true}}}};
     // Alone, no [gpu] case of the batch ran or skipped: the NVIDIA driver decides.
-    const json report = tl::classroom50_result(fixture.context(), {outcome}, declared);
+    const json report =
+        tl::classroom50_result(tl::describe_all(fixture.context(), {outcome}), declared);
     if (std::filesystem::exists("/dev/nvidia0")) {
         CHECK(report["max-score"] == 2);  // the GPU case would have run, and scores 0
         CHECK(report["torchlings_skipped"].empty());
@@ -209,14 +212,16 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     // Another exercise's GPU case ran: this machine has a GPU, whatever /dev shows.
     const tl::CheckOutcome ran =
         fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kPassed, {"gpu"})});
-    const json with_gpu = tl::classroom50_result(fixture.context(), {broken, ran}, declared);
+    const json with_gpu =
+        tl::classroom50_result(tl::describe_all(fixture.context(), {broken, ran}), declared);
     CHECK(with_gpu["max-score"] == 3);
     CHECK(with_gpu["torchlings_skipped"].empty());
 
     // It skipped itself: no GPU, so the build error's GPU case is not scored either.
     const tl::CheckOutcome skipped =
         fixture.ran("demo", {make_case("on a GPU", tl::CaseStatus::kSkipped, {"gpu"})});
-    const json without_gpu = tl::classroom50_result(fixture.context(), {broken, skipped}, declared);
+    const json without_gpu =
+        tl::classroom50_result(tl::describe_all(fixture.context(), {broken, skipped}), declared);
     CHECK(without_gpu["max-score"] == 1);
     CHECK(without_gpu["torchlings_skipped"].size() == 2);
 }

@@ -14,7 +14,7 @@ TEST_CASE("exercism: a pass lists every case with its source and task") {
                      "fx_pass_test.cpp", 7),
          declared_at(make_case("adds negative numbers", tl::CaseStatus::kPassed),
                      "fx_pass_test.cpp", 9)});
-    const json results = tl::exercism_results(fixture.context(), outcome);
+    const json results = tl::exercism_results(tl::describe(fixture.context(), outcome));
     CHECK(results["version"] == 3);
     CHECK(results["status"] == "pass");
     CHECK(results["message"].is_null());
@@ -31,12 +31,12 @@ TEST_CASE("exercism: a pass lists every case with its source and task") {
     CHECK(results["torchlings_skipped"] == json::array());
     CHECK_FALSE(results.contains("torchlings_output"));
     // One exercise: check --json prints exactly its results.
-    CHECK(tl::check_json(fixture.context(), {outcome}) == results);
+    CHECK(tl::check_json(tl::describe_all(fixture.context(), {outcome})) == results);
 }
 
 TEST_CASE("exercism: a failed check carries the expression, values, INFO and location") {
     ReportFixture fixture;
-    const json results = tl::exercism_results(fixture.context(), failing(fixture));
+    const json results = tl::exercism_results(tl::describe(fixture.context(), failing(fixture)));
     CHECK(results["status"] == "fail");
     CHECK(results["message"].is_null());
     REQUIRE(results["tests"].size() == 2);
@@ -74,8 +74,8 @@ TEST_CASE("exercism: TODO stubs fail, unexpected exceptions are errors") {
     thrown.file = (kFixtures / "tests/exercises/00_fixtures/fx_todo_test.cpp").string();
     thrown.line = 13;
     exception.failures.push_back(thrown);
-    const json results =
-        tl::exercism_results(fixture.context(), fixture.ran("fx_todo", {todo, exception}));
+    const json results = tl::exercism_results(
+        tl::describe(fixture.context(), fixture.ran("fx_todo", {todo, exception})));
     CHECK(results["status"] == "fail");
     CHECK(results["tests"][0]["status"] == "fail");
     CHECK(results["tests"][0]["message"] ==
@@ -91,8 +91,8 @@ TEST_CASE("exercism: TODO stubs fail, unexpected exceptions are errors") {
 
 TEST_CASE("exercism: a build error is an error with the compiler's message and the log") {
     ReportFixture fixture;
-    const json results =
-        tl::exercism_results(fixture.context(), fixture.build_error("fx_compile_error"));
+    const json results = tl::exercism_results(
+        tl::describe(fixture.context(), fixture.build_error("fx_compile_error")));
     CHECK(results["status"] == "error");
     CHECK(results["message"] ==
           "The build failed:\n"
@@ -109,7 +109,7 @@ TEST_CASE("exercism: a crash is an error on its case, and the cases after it nev
     ReportFixture fixture;
     tl::CheckOutcome outcome = crashed(fixture);
     outcome.run->process.output = "partial line";
-    const json results = tl::exercism_results(fixture.context(), outcome);
+    const json results = tl::exercism_results(tl::describe(fixture.context(), outcome));
     CHECK(results["status"] == "error");
     CHECK(results["message"] ==
           "The test program crashed with SIGABRT while running \"aborts on a negative "
@@ -142,9 +142,10 @@ TEST_CASE("exercism: a time-out names the limit, and output is capped at 500 cha
     process.timed_out = true;
     process.signal = SIGKILL;
     process.output = std::string(600, 'x') + "the end\n";
-    const json results = tl::exercism_results(
+    const json results = tl::exercism_results(tl::describe(
         fixture.context(),
-        fixture.ran("fx_hang", {make_case("waits forever", tl::CaseStatus::kUnfinished)}, process));
+        fixture.ran("fx_hang", {make_case("waits forever", tl::CaseStatus::kUnfinished)},
+                    process)));
     CHECK(results["status"] == "error");
     CHECK(results["message"] ==
           "Stopped after 2 s while running \"waits forever\".\n"
@@ -167,7 +168,8 @@ TEST_CASE("exercism: a time-out names the limit, and output is capped at 500 cha
 TEST_CASE("exercism: skipped cases are listed apart, never as passed") {
     ReportFixture fixture;
     SECTION("every case skipped: nothing was checked, an error") {
-        const json results = tl::exercism_results(fixture.context(), skipped_case(fixture));
+        const json results =
+            tl::exercism_results(tl::describe(fixture.context(), skipped_case(fixture)));
         CHECK(results["status"] == "error");
         CHECK(results["message"] ==
               "Every test was skipped (1 of 1), so nothing was checked on this machine: needs "
@@ -179,10 +181,10 @@ TEST_CASE("exercism: skipped cases are listed apart, never as passed") {
     SECTION("some skipped: the others decide") {
         tl::TestCaseResult skipped = make_case("on a GPU", tl::CaseStatus::kSkipped, {"gpu"});
         skipped.skip_reason = "no GPU";
-        const json results = tl::exercism_results(
+        const json results = tl::exercism_results(tl::describe(
             fixture.context(),
             fixture.ran("fx_pass",
-                        {make_case("adds small numbers", tl::CaseStatus::kPassed), skipped}));
+                        {make_case("adds small numbers", tl::CaseStatus::kPassed), skipped})));
         CHECK(results["status"] == "pass");
         REQUIRE(results["tests"].size() == 1);
         CHECK(results["tests"][0]["name"] == "adds small numbers");
@@ -196,7 +198,7 @@ TEST_CASE("exercism: no test case run, and text that is not UTF-8") {
     tl::ProcessResult process = ReportFixture::finished();
     process.output = "bad byte \xff here\n";
     const json results =
-        tl::exercism_results(fixture.context(), fixture.ran("fx_pass", {}, process));
+        tl::exercism_results(tl::describe(fixture.context(), fixture.ran("fx_pass", {}, process)));
     CHECK(results["status"] == "error");
     CHECK(results["message"] == "The test program ran no test cases.");
     CHECK(results["torchlings_output"] == "bad byte \xEF\xBF\xBD here\n");
