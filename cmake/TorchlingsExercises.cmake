@@ -16,8 +16,9 @@ file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
 # Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue,
-# TorchlingsLayout.cmake's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests too, into
-# ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch it.
+# TorchlingsLayout.cmake's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests
+# too, into ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch
+# it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
 # mistakes are compiled by nvcc as CUDA, and the test side sees TL_EXERCISE_CUDA=1; otherwise they
 # are plain C++ and TL_EXERCISE_CUDA=0. Their __host__ __device__ bodies are tested on the CPU
@@ -211,11 +212,11 @@ endfunction()
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
 #                                 [CUDA] [NO_PCH] [LIBRARIES lib...])
 # Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
-# optionally followed by `timeout_s: N`), with its files where TorchlingsLayout.cmake puts them. Called by
-# torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared exercise
-# whose stub, test or solution is missing, on a stub, test or solution that info.md does not
-# declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are
-# not built and stubs need no TODO.
+# optionally followed by `timeout_s: N`), with its files where TorchlingsLayout.cmake puts them.
+# Called by torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared
+# exercise whose stub, test or solution is missing, on a stub, test or solution that info.md does
+# not declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are not
+# built and stubs need no TODO.
 function(torchlings_add_lesson_exercises)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "FIXTURES;NO_TORCH;NO_CTEST;CUDA;NO_PCH" "ROOT;FOLDER"
                         "LIBRARIES")

@@ -5,8 +5,9 @@
 #         -P cmake/TorchlingsFindTorch.cmake
 #
 # prints the folder that holds TorchConfig.cmake (the Torch_DIR to configure with) and, on a second
-# line, where it was found (see torchlings_find_torch), or nothing when no step finds one. The steps, in the order of TORCHLINGS_TORCH_SEARCH (default
-# "named;python;cache"), the first that answers wins:
+# line, where it was found (see torchlings_find_torch), or nothing when no step finds one. The
+# steps, in the order of TORCHLINGS_TORCH_SEARCH (default "named;python;cache"), the first that
+# answers wins:
 #   named   what the user names: Torch_DIR (a CMake variable, else the environment variable) when it
 #           holds TorchConfig.cmake; $LIBTORCH/share/cmake/Torch (an unpacked libtorch archive);
 #           for each entry of CMAKE_PREFIX_PATH (the CMake variable's, then the environment's),
@@ -92,12 +93,12 @@ function(torchlings_find_torch out_var)
       string(SUBSTRING "${candidate}" ${bar} -1 origin)
       if(dir MATCHES "^python=(.*)$")
         _torchlings_torch_dir_of_python("${CMAKE_MATCH_1}" dir)
-        if(origin MATCHES "^python3")
+      endif()
+      if(NOT dir STREQUAL "" AND EXISTS "${dir}/TorchConfig.cmake")
+        if(origin MATCHES "^python3")  # name the package: <package>/share/cmake/Torch
           get_filename_component(package "${dir}/../../.." ABSOLUTE)
           string(APPEND origin " ${package}")
         endif()
-      endif()
-      if(NOT dir STREQUAL "" AND EXISTS "${dir}/TorchConfig.cmake")
         set(${out_var} "${dir}" PARENT_SCOPE)
         if(ARGC GREATER 1)
           set(${ARGV1} "${origin}" PARENT_SCOPE)

@@ -93,8 +93,9 @@ endfunction()
 # 14 s per file). They include only the LibTorch headers they use instead (the tests through
 # tl_test/compare.h), and each compiles in a few seconds. The README's shown output is
 # checked against the demo's real output by a test (label readme), and so is README.ko.md's.
-# The exercises that exercises/NN_topic/info.md declares are registered too (cmake/TorchlingsExercises.cmake);
-# CUDA_EXERCISES compiles their files as CUDA when this build compiles CUDA kernels.
+# The exercises that exercises/NN_topic/info.md declares are registered too
+# (cmake/TorchlingsExercises.cmake); CUDA_EXERCISES compiles their files as CUDA when this build
+# compiles CUDA kernels.
 # PROCESSES n: the demo is a job of several processes, launched the way PyTorch users launch
 # them: `torchrun --standalone --no-python --nproc-per-node=n lesson_NN`. The lesson writes that
 # declaration to <build>/bin/lesson_NN.launch (read by `torchlings run`), and the README check runs

@@ -269,7 +269,8 @@ message(STATUS "torchlings: linker: ${TORCHLINGS_LINKER}")
 
 set(_tl_cuda_from "")
 if(CMAKE_CUDA_COMPILER)
-  # installed | pypi | CUDACXX | CUDAToolkit_ROOT (./torchlings); a plain cmake found an installed one.
+  # installed | pypi | CUDACXX | CUDAToolkit_ROOT (./torchlings); a plain cmake found an
+  # installed one.
   set(_tl_cuda_from "installed")
   if(TORCHLINGS_CUDA_TOOLKIT_FROM)
     set(_tl_cuda_from "${TORCHLINGS_CUDA_TOOLKIT_FROM}")
