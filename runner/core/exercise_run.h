@@ -116,10 +116,4 @@ struct TestProgramRun {
 [[nodiscard]] std::string failed_case_problem(const TestCaseResult& result,
                                               std::string_view subject);
 
-/// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
-/// as it must: every case fails by assertion, exception or TODO (`exercise` names it). Skipped
-/// cases (e.g. GPU cases on a machine without one) are not problems; they are not verified.
-[[nodiscard]] std::vector<std::string> stub_problems(const Exercise& exercise,
-                                                     const TestProgramRun& run);
-
 }  // namespace torchlings::runner

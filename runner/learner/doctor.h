@@ -67,13 +67,6 @@ class Report {
 /// A string value of the configuration, or "" when absent or not a string.
 std::string string_value(const nlohmann::json& config, const char* key);
 
-/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
-/// prints in this environment (asked once a run); nothing when the script cannot run.
-std::optional<std::filesystem::path> course_cache_dir();
-
-/// Whether `path` lies in `folder` (compared as written, after removing . and ..).
-bool is_under(const std::filesystem::path& path, const std::filesystem::path& folder);
-
 /// A tool identified by `--version`; `fix` empty means the tool is optional.
 void check_tool(Report& report, const std::string& name, const std::string& why,
                 const std::string& fix);

@@ -63,17 +63,8 @@ std::pair<int, int> major_minor(std::string_view text) {
     return {major, minor};
 }
 
-}  // namespace
-
-std::string string_value(const json& config, const char* key) {
-    const auto found = config.find(key);
-    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
-}
-
-std::string plural(std::size_t count, const std::string& noun) {
-    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
-}
-
+/// The course's cache folder, as ./torchlings names it: what `sh scripts/setup/cache_dir.sh`
+/// prints in this environment (asked once a run); nothing when the script cannot run.
 std::optional<fs::path> course_cache_dir() {
     static const std::optional<fs::path> folder = []() -> std::optional<fs::path> {
         const auto printed = tool_output("sh", {kCacheDirScript});
@@ -83,6 +74,7 @@ std::optional<fs::path> course_cache_dir() {
     return folder;
 }
 
+/// Whether `path` lies in `folder` (compared as written, after removing . and ..).
 bool is_under(const fs::path& path, const fs::path& folder) {
     const std::string inside = path.lexically_normal().string();
     std::string prefix = folder.lexically_normal().string();
@@ -93,6 +85,17 @@ bool is_under(const fs::path& path, const fs::path& folder) {
         prefix += '/';
     }
     return inside.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+std::string string_value(const json& config, const char* key) {
+    const auto found = config.find(key);
+    return found != config.end() && found->is_string() ? found->get<std::string>() : std::string();
+}
+
+std::string plural(std::size_t count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
 void check_cmake(Report& report) {

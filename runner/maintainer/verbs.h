@@ -7,9 +7,15 @@
 
 #include "core/context.h"
 #include "core/errors.h"
+#include "core/exercise_run.h"
 #include "learner/verbs.h"
 
 namespace torchlings::runner {
+
+/// What is wrong with a run of an untouched stub, one sentence each; empty when the stub fails
+/// as it must: every case fails by assertion, exception or TODO. Skipped cases (e.g. GPU cases on
+/// a machine without one) are not problems; they are not verified.
+[[nodiscard]] std::vector<std::string> stub_problems(const TestProgramRun& run);
 
 /// `verify-stub` (CI): the untouched stub's already-built test program must fail every case
 /// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.

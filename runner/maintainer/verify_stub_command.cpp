@@ -9,7 +9,7 @@
 
 namespace torchlings::runner {
 
-std::vector<std::string> stub_problems(const Exercise& /*exercise*/, const TestProgramRun& run) {
+std::vector<std::string> stub_problems(const TestProgramRun& run) {
     std::string whole = run_problem(run, "the stub");
     if (!whole.empty()) {
         return {std::move(whole)};
@@ -38,7 +38,7 @@ ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
     ExitCode overall = ExitCode::kOk;
     for (const Exercise* exercise : exercises) {
         const TestProgramRun run = run_test_program(context, *exercise);
-        const std::vector<std::string> problems = stub_problems(*exercise, run);
+        const std::vector<std::string> problems = stub_problems(run);
         if (problems.empty()) {
             const int failed = run.events.count(CaseStatus::kFailed);
             const int skipped = run.events.count(CaseStatus::kSkipped);

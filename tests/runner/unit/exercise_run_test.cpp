@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "core/exercise_run.h"
+#include "maintainer/verbs.h"
 
 namespace tl = torchlings::runner;
 
@@ -84,41 +85,37 @@ TEST_CASE("classify: how the process ended comes first, then what it reported") 
 }
 
 TEST_CASE("stub check: every case must fail by assertion, exception or TODO") {
-    tl::Exercise exercise;
-    exercise.id = "x";
     const auto good = program_run(
         finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kAssertion}),
                       make_case("b", tl::CaseStatus::kFailed, {tl::FailureKind::kException}),
                       make_case("c", tl::CaseStatus::kFailed, {tl::FailureKind::kTodo}),
                       make_case("gpu", tl::CaseStatus::kSkipped)}));
-    CHECK(tl::stub_problems(exercise, good).empty());
+    CHECK(tl::stub_problems(good).empty());
 
     const auto passes = program_run(finished_run({make_case("a", tl::CaseStatus::kPassed)}));
-    REQUIRE(tl::stub_problems(exercise, passes).size() == 1);
-    CHECK_THAT(tl::stub_problems(exercise, passes)[0],
+    REQUIRE(tl::stub_problems(passes).size() == 1);
+    CHECK_THAT(tl::stub_problems(passes)[0],
                Catch::Matchers::ContainsSubstring("\"a\" passes on the stub"));
 }
 
 TEST_CASE("stub check: crashing, hanging or running nothing is never a proper failure") {
-    tl::Exercise exercise;
-    exercise.id = "x";
     tl::ProcessResult crashed;
     crashed.signal = SIGABRT;
     tl::TestRun cut = finished_run({make_case("boom", tl::CaseStatus::kUnfinished)});
     cut.finished = false;
-    CHECK_THAT(tl::stub_problems(exercise, program_run(cut, crashed)).at(0),
+    CHECK_THAT(tl::stub_problems(program_run(cut, crashed)).at(0),
                Catch::Matchers::ContainsSubstring("not by crashing: SIGABRT (in \"boom\")"));
 
     tl::ProcessResult stopped;
     stopped.timed_out = true;
-    CHECK_THAT(tl::stub_problems(exercise, program_run(cut, stopped)).at(0),
+    CHECK_THAT(tl::stub_problems(program_run(cut, stopped)).at(0),
                Catch::Matchers::ContainsSubstring("not by hanging: stopped after 2 s"));
 
-    CHECK_THAT(tl::stub_problems(exercise, program_run(finished_run({}))).at(0),
+    CHECK_THAT(tl::stub_problems(program_run(finished_run({}))).at(0),
                Catch::Matchers::ContainsSubstring("no test cases"));
 
     const auto caught = program_run(
         finished_run({make_case("a", tl::CaseStatus::kFailed, {tl::FailureKind::kCrash})}));
-    CHECK_THAT(tl::stub_problems(exercise, caught).at(0),
+    CHECK_THAT(tl::stub_problems(caught).at(0),
                Catch::Matchers::ContainsSubstring("not by crashing"));
 }
