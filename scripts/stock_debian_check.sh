@@ -1,10 +1,11 @@
 #!/bin/bash
-# The course on a stock Debian 13 (trixie) machine, met the way a new learner meets it: no CUDA
-# toolkit, Catch2 v3, the distribution's own GCC and Clang, Python 3.13. It stands in for Colab's
-# Ubuntu 24.04 runtime and for a learner's laptop.
+# The course on a stock Debian 13 (trixie) machine, or Ubuntu 24.04 (noble, what Colab's runtime
+# is built on), met the way a new learner meets it: no CUDA toolkit, Catch2 v3, the distribution's
+# own GCC and Clang and Python (Debian 13: GCC 14, Python 3.13; Ubuntu 24.04: GCC 13, Python 3.12).
 #
-#   scripts/stock_debian_check.sh          a fresh minimal Debian 13 root (debootstrap), then, inside
-#                                          it, as root and with a clean environment:
+#   scripts/stock_debian_check.sh                    a fresh minimal Debian 13 root (debootstrap)
+#   STOCK_SUITE=noble scripts/stock_debian_check.sh  a fresh minimal Ubuntu 24.04 root
+# then, inside the root, as root and with a clean environment:
 #     1. the README's first command, literally: ./torchlings run 01 (packages, torch wheel, a CUDA
 #        compiler from PyPI, configure, build, lesson 01), and lesson 01's output checked;
 #     2. for each lesson one exercise: the untouched stub fails its check, the solution passes;
@@ -15,22 +16,32 @@
 # Needs root (debootstrap, chroot, mounts), debootstrap (installed with apt-get when missing) and
 # about 12 GB of free disk. Environment:
 #   STOCK_ROOT        where the root is made (default: /tmp/torchlings-stock-<suite>); removed first
-#   STOCK_SUITE       Debian suite (default: trixie)
-#   STOCK_MIRROR      Debian mirror (default: http://deb.debian.org/debian)
+#   STOCK_SUITE       Debian suite (default: trixie), or an Ubuntu one (jammy, noble, ...)
+#   STOCK_MIRROR      the distribution's mirror (default: http://deb.debian.org/debian, or
+#                     http://archive.ubuntu.com/ubuntu for Ubuntu, whose archive key comes from
+#                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): the wheels
 #                     come from there instead of the network. What is downloaded and installed is
 #                     the same; only the time differs.
-# What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when
-# present: the package index this machine is told to use) and the certificate authorities of
-# /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
+# What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts,
+# /etc/pip.conf (when present: the package index this machine is told to use) and the certificate
+# authorities of /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
 # committed HEAD, as a learner clones it.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 SUITE=${STOCK_SUITE:-trixie}
 DIR=${STOCK_ROOT:-/tmp/torchlings-stock-$SUITE}
-MIRROR=${STOCK_MIRROR:-http://deb.debian.org/debian}
+case $SUITE in
+  jammy|noble|oracular|plucky|questing) DISTRO=ubuntu ;;
+  *) DISTRO=debian ;;
+esac
+if [ "$DISTRO" = ubuntu ]; then
+  MIRROR=${STOCK_MIRROR:-http://archive.ubuntu.com/ubuntu}
+else
+  MIRROR=${STOCK_MIRROR:-http://deb.debian.org/debian}
+fi
 PIP_CACHE=${STOCK_PIP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pip}
 
 say() { printf 'stock: %s\n' "$*" >&2; }
@@ -54,6 +65,7 @@ unmount_all() {
 }
 cleanup() {
   unmount_all
+  rm -rf "$DIR.keyring"
   if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
 }
 
@@ -66,11 +78,35 @@ if ! command -v debootstrap >/dev/null 2>&1; then
     || die "could not install debootstrap"
 fi
 unmount_all
-rm -rf --one-file-system "$DIR"
+rm -rf --one-file-system "$DIR" "$DIR.keyring"
 trap cleanup EXIT
+bootstrap=(--variant=minbase)
+if [ "$DISTRO" = ubuntu ]; then
+  # Ubuntu's archive key, from the suite's own ubuntu-keyring package (fetched over HTTPS: apt
+  # checks the packages against it, so they may come over HTTP, as a stock root fetches them), the
+  # components a stock Ubuntu enables (universe holds Catch2, CLI11 and Ninja); debootstrap's script
+  # for the suite, or gutsy's, which every Ubuntu suite since shares.
+  secure=${MIRROR/#http:/https:}
+  keyring_deb=$(curl -fsS "$secure/dists/$SUITE/main/binary-amd64/Packages.gz" | gzip -dc \
+    | awk '/^Package: ubuntu-keyring$/ {p = 1} p && /^Filename:/ && !n++ {print $2}') \
+    || die "could not read $SUITE's package list from $secure"
+  mkdir -p "$DIR.keyring"
+  curl -fsS -o "$DIR.keyring/keyring.deb" "$secure/$keyring_deb" \
+    && dpkg-deb -x "$DIR.keyring/keyring.deb" "$DIR.keyring" \
+    || die "could not fetch Ubuntu's archive key ($secure/$keyring_deb)"
+  script=/usr/share/debootstrap/scripts/$SUITE
+  [ -e "$script" ] || script=/usr/share/debootstrap/scripts/gutsy
+  bootstrap+=(--keyring="$DIR.keyring/usr/share/keyrings/ubuntu-archive-keyring.gpg"
+              --components=main,universe)
+fi
 say "debootstrap --variant=minbase $SUITE $DIR"
-debootstrap --variant=minbase "$SUITE" "$DIR" "$MIRROR" >"$DIR.debootstrap.log" 2>&1 \
+debootstrap "${bootstrap[@]}" "$SUITE" "$DIR" "$MIRROR" ${script:+"$script"} \
+  >"$DIR.debootstrap.log" 2>&1 \
   || { tail -n 20 "$DIR.debootstrap.log" >&2; die "debootstrap failed (log: $DIR.debootstrap.log)"; }
+if [ "$DISTRO" = ubuntu ]; then  # a stock Ubuntu also takes the suite's updates
+  echo "deb $MIRROR $SUITE-updates main universe" >>"$DIR/etc/apt/sources.list"
+  echo "deb $MIRROR $SUITE-security main universe" >>"$DIR/etc/apt/sources.list"
+fi
 mount -t proc proc "$DIR/proc"
 mount --bind /dev "$DIR/dev"
 mount --bind /dev/pts "$DIR/dev/pts"
