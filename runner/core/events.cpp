@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/hashing.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -117,13 +118,7 @@ std::string event_mac(std::string_view key, std::string_view body) {
              &size) == nullptr) {
         throw std::runtime_error("OpenSSL could not compute an HMAC");
     }
-    static constexpr std::string_view kHex = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex += kHex[mac[i] >> 4];
-        hex += kHex[mac[i] & 15];
-    }
-    return hex;
+    return hex_text({mac.data(), size});
 }
 
 /// Whether a line is signed with the key: `{...,"mac":"<64 hex digits>"}`, the MAC over the
