@@ -218,10 +218,12 @@ const TestCaseResult* TestRun::interrupted_case() const {
         return nullptr;
     }
     const TestCaseResult& last = cases.back();
-    const bool crashed =
-        std::any_of(last.failures.begin(), last.failures.end(),
-                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    return last.status == CaseStatus::kUnfinished || crashed ? &last : nullptr;
+    return last.status == CaseStatus::kUnfinished || last.crashed() ? &last : nullptr;
+}
+
+bool TestCaseResult::crashed() const {
+    return std::ranges::any_of(failures,
+                               [](const Failure& f) { return f.kind == FailureKind::kCrash; });
 }
 
 const TestCaseResult* TestRun::first_failure() const {

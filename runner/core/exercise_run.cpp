@@ -194,10 +194,7 @@ std::string run_problem(const TestProgramRun& run, std::string_view subject) {
 }
 
 std::string failed_case_problem(const TestCaseResult& result, std::string_view subject) {
-    const bool crashed =
-        std::any_of(result.failures.begin(), result.failures.end(),
-                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    if (crashed) {
+    if (result.crashed()) {
         return "\"" + result.name + "\": " + std::string(subject) +
                " must fail by assertion, not by crashing";
     }

@@ -49,16 +49,13 @@ CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run
     if (result.status == CaseStatus::kUnfinished) {
         return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
     }
-    CaseFailure failure = CaseFailure::kAssertion;
-    for (const Failure& each : result.failures) {
-        if (each.kind == FailureKind::kCrash) {
-            return CaseFailure::kCrash;
-        }
-        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
-            failure = CaseFailure::kException;
-        }
+    if (result.crashed()) {
+        return CaseFailure::kCrash;
     }
-    return failure;
+    const bool thrown = std::ranges::any_of(result.failures, [](const Failure& f) {
+        return f.kind == FailureKind::kException || f.kind == FailureKind::kTodo;
+    });
+    return thrown ? CaseFailure::kException : CaseFailure::kAssertion;
 }
 
 }  // namespace
