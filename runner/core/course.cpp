@@ -118,8 +118,7 @@ Course Course::load(const fs::path& root, Language language) {
 }
 
 const Exercise* Course::find_exercise(std::string_view id) const {
-    const auto found = std::find_if(exercises_.begin(), exercises_.end(),
-                                    [&](const Exercise& e) { return e.id == id; });
+    const auto found = std::ranges::find(exercises_, id, &Exercise::id);
     return found == exercises_.end() ? nullptr : &*found;
 }
 
@@ -174,9 +173,7 @@ std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) cons
         return found;
     }
     std::vector<std::string> names = ids();
-    for (const Lesson& lesson : lessons_) {
-        names.push_back(lesson.number);
-    }
+    std::ranges::transform(lessons_, std::back_inserter(names), &Lesson::number);
     throw_unknown("There is no exercise or lesson called \"" + std::string(id_or_lesson) + "\".\n",
                   id_or_lesson, names);
 }

@@ -124,8 +124,8 @@ std::string Course::parse_lesson_title(std::string_view readme, const std::strin
     int line = 1;
     // A translation may start with a line that links to the other language: its title is in the
     // first heading.
-    const auto heading = std::find_if(
-        lines.begin(), lines.end(), [](const std::string& text) { return text.starts_with("# "); });
+    const auto heading =
+        std::ranges::find_if(lines, [](const std::string& text) { return text.starts_with("# "); });
     if (language == Language::kKorean && heading != lines.end()) {
         first = trimmed(*heading);
         line = static_cast<int>(heading - lines.begin()) + 1;

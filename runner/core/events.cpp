@@ -234,9 +234,7 @@ const TestCaseResult* TestRun::first_failure() const {
 }
 
 int TestRun::count(CaseStatus status) const {
-    return static_cast<int>(
-        std::count_if(cases.begin(), cases.end(),
-                      [&](const TestCaseResult& result) { return result.status == status; }));
+    return static_cast<int>(std::ranges::count(cases, status, &TestCaseResult::status));
 }
 
 std::string_view kind_name(FailureKind kind) {
