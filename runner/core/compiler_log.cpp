@@ -3,7 +3,6 @@
 /// character and can overflow the stack on the multi-kilobyte command lines of a build log).
 #include "core/compiler_log.h"
 
-#include <algorithm>
 #include <map>
 
 #include "core/text.h"
@@ -20,10 +19,8 @@ struct Location {
     int column = 0;
 };
 
-bool is_number(std::string_view text) {
-    return !text.empty() && text.size() < 9 &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
+/// Digits few enough for std::stoi.
+bool is_number(std::string_view text) { return text.size() < 9 && all_digits(text); }
 
 /// "path:12:5" or "path:12" (gcc, clang); nothing when the text does not end in a line number.
 std::optional<Location> parse_colon_location(std::string_view text) {

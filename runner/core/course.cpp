@@ -7,7 +7,7 @@
 #include <iterator>
 #include <set>
 #include <system_error>
-#include <tuple>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/text.h"
@@ -118,8 +118,7 @@ Course Course::load(const fs::path& root, Language language) {
 }
 
 const Exercise* Course::find_exercise(std::string_view id) const {
-    const auto found = std::find_if(exercises_.begin(), exercises_.end(),
-                                    [&](const Exercise& e) { return e.id == id; });
+    const auto found = std::ranges::find(exercises_, id, &Exercise::id);
     return found == exercises_.end() ? nullptr : &*found;
 }
 
@@ -174,9 +173,7 @@ std::vector<const Exercise*> Course::resolve(std::string_view id_or_lesson) cons
         return found;
     }
     std::vector<std::string> names = ids();
-    for (const Lesson& lesson : lessons_) {
-        names.push_back(lesson.number);
-    }
+    std::ranges::transform(lessons_, std::back_inserter(names), &Lesson::number);
     throw_unknown("There is no exercise or lesson called \"" + std::string(id_or_lesson) + "\".\n",
                   id_or_lesson, names);
 }
@@ -240,10 +237,9 @@ std::vector<std::string> closest_matches(std::string_view wanted,
     // A typo is a few edits away; a fragment ("device") is contained in the id it comes from.
     // Only the nearest candidates are kept, so that one clear typo gets one suggestion.
     const std::size_t max_edits = std::max<std::size_t>(2, wanted.size() / 3);
-    std::vector<std::tuple<std::size_t, std::size_t, std::string>> ranked;
+    std::vector<std::pair<std::size_t, std::string>> ranked;  // distance, candidate
     std::size_t best = max_edits;
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const std::string& candidate = candidates[i];
+    for (const std::string& candidate : candidates) {
         std::size_t distance = edit_distance(wanted, candidate);
         if (wanted.size() >= 3 && candidate.find(wanted) != std::string::npos) {
             distance = std::min(distance, max_edits);  // a fragment
@@ -252,13 +248,13 @@ std::vector<std::string> closest_matches(std::string_view wanted,
             continue;
         }
         best = std::min(best, distance);
-        ranked.emplace_back(distance, i, candidate);
+        ranked.emplace_back(distance, candidate);
     }
-    std::erase_if(ranked, [&](const auto& entry) { return std::get<0>(entry) > best + 1; });
-    std::sort(ranked.begin(), ranked.end());
+    std::erase_if(ranked, [&](const auto& entry) { return entry.first > best + 1; });
+    std::ranges::stable_sort(ranked, {}, &std::pair<std::size_t, std::string>::first);
     std::vector<std::string> matches;
     for (std::size_t i = 0; i < std::min(max_results, ranked.size()); ++i) {
-        matches.push_back(std::get<2>(ranked[i]));
+        matches.push_back(ranked[i].second);
     }
     return matches;
 }

@@ -107,9 +107,9 @@ class Course {
     [[nodiscard]] std::string describe_ids() const;
 
   private:
-    /// Throws UsageError: `message`, the names among `names` close to `wanted`, and every id.
     /// The ids of the exercises of `lesson` (of every lesson: nullptr), in file order.
     [[nodiscard]] std::vector<std::string> ids(const Lesson* lesson = nullptr) const;
+    /// Throws UsageError: `message`, the names among `names` close to `wanted`, and every id.
     [[noreturn]] void throw_unknown(std::string message, std::string_view wanted,
                                     const std::vector<std::string>& names) const;
 

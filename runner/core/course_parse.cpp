@@ -12,7 +12,7 @@ namespace torchlings::runner {
 namespace {
 
 /// The longest time limit an exercise may ask for: a day.
-constexpr long long kMaxTimeoutS = 24LL * 3600;
+constexpr int kMaxTimeoutS = 24 * 3600;
 
 bool valid_id(std::string_view id) {
     return !id.empty() && id.front() >= 'a' && id.front() <= 'z' &&
@@ -98,12 +98,13 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
             Exercise& exercise = exercises.back();
             if (line.starts_with("timeout_s:")) {
                 const std::string_view value = trimmed(line.substr(10));
-                if (!all_digits(value) || value.size() > 6 || std::stoll(std::string(value)) <= 0 ||
-                    std::stoll(std::string(value)) > kMaxTimeoutS) {
+                const int seconds =
+                    all_digits(value) && value.size() <= 6 ? std::stoi(std::string(value)) : 0;
+                if (seconds <= 0 || seconds > kMaxTimeoutS) {
                     fail("\"timeout_s:\" expected a positive whole number of seconds, got \"" +
                          std::string(value) + "\"");
                 }
-                exercise.timeout_s = std::stoi(std::string(value));
+                exercise.timeout_s = seconds;
             } else {
                 fail("expected \"timeout_s: N\" or a \"### Hint\" section below \"## " +
                      exercise.id + "\", got \"" + std::string(line) + "\"");
@@ -124,8 +125,8 @@ std::string Course::parse_lesson_title(std::string_view readme, const std::strin
     int line = 1;
     // A translation may start with a line that links to the other language: its title is in the
     // first heading.
-    const auto heading = std::find_if(
-        lines.begin(), lines.end(), [](const std::string& text) { return text.starts_with("# "); });
+    const auto heading =
+        std::ranges::find_if(lines, [](const std::string& text) { return text.starts_with("# "); });
     if (language == Language::kKorean && heading != lines.end()) {
         first = trimmed(*heading);
         line = static_cast<int>(heading - lines.begin()) + 1;

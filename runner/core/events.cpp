@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/hashing.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -117,13 +118,7 @@ std::string event_mac(std::string_view key, std::string_view body) {
              &size) == nullptr) {
         throw std::runtime_error("OpenSSL could not compute an HMAC");
     }
-    static constexpr std::string_view kHex = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex += kHex[mac[i] >> 4];
-        hex += kHex[mac[i] & 15];
-    }
-    return hex;
+    return hex_text({mac.data(), size});
 }
 
 /// Whether a line is signed with the key: `{...,"mac":"<64 hex digits>"}`, the MAC over the
@@ -223,10 +218,12 @@ const TestCaseResult* TestRun::interrupted_case() const {
         return nullptr;
     }
     const TestCaseResult& last = cases.back();
-    const bool crashed =
-        std::any_of(last.failures.begin(), last.failures.end(),
-                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    return last.status == CaseStatus::kUnfinished || crashed ? &last : nullptr;
+    return last.status == CaseStatus::kUnfinished || last.crashed() ? &last : nullptr;
+}
+
+bool TestCaseResult::crashed() const {
+    return std::ranges::any_of(failures,
+                               [](const Failure& f) { return f.kind == FailureKind::kCrash; });
 }
 
 const TestCaseResult* TestRun::first_failure() const {
@@ -237,9 +234,7 @@ const TestCaseResult* TestRun::first_failure() const {
 }
 
 int TestRun::count(CaseStatus status) const {
-    return static_cast<int>(
-        std::count_if(cases.begin(), cases.end(),
-                      [&](const TestCaseResult& result) { return result.status == status; }));
+    return static_cast<int>(std::ranges::count(cases, status, &TestCaseResult::status));
 }
 
 std::string_view kind_name(FailureKind kind) {

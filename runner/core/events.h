@@ -46,6 +46,9 @@ struct TestCaseResult {
     std::string skip_reason;                      ///< TL_SKIP's reason, for a skipped case
     double duration_s = 0.0;                      ///< wall-clock time of the case
     std::vector<Failure> failures;                ///< every failed assertion, in order
+
+    /// One of its failures is a crash (a fatal signal that Catch2 caught).
+    [[nodiscard]] bool crashed() const;
 };
 
 /// Everything a test program reported.

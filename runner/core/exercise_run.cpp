@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <system_error>
 
 #include "core/errors.h"
@@ -33,7 +34,7 @@ std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::pa
     // Each line is "gpu" or "any", a tab, the name.
     for (const std::string& line : split_lines(listed.output)) {
         for (std::string_view kind : {"gpu\t", "any\t"}) {
-            if (line.size() > kind.size() && line.compare(0, kind.size(), kind) == 0) {
+            if (line.size() > kind.size() && line.starts_with(kind)) {
                 cases.push_back({line.substr(kind.size()), kind == "gpu\t"});
             }
         }
@@ -71,7 +72,7 @@ std::vector<const Exercise*> select_exercises(const Course& course,
     }
     for (const std::string& target : targets) {
         for (const Exercise* exercise : course.resolve(target)) {
-            if (std::find(selected.begin(), selected.end(), exercise) == selected.end()) {
+            if (std::ranges::find(selected, exercise) == selected.end()) {
                 selected.push_back(exercise);
             }
         }
@@ -149,9 +150,8 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
     run.refusal = forgery_reason(run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
         run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
-        for (ListedCase& listed : list_program_cases(program, context.root())) {
-            run.all_cases.push_back(std::move(listed.name));
-        }
+        std::ranges::transform(list_program_cases(program, context.root()),
+                               std::back_inserter(run.all_cases), &ListedCase::name);
     }
     // Silent even when only listing its tests, and ended by itself: it never reaches main().
     if (run.verdict == Verdict::kNoReport && run.all_cases.empty() && run.process.exit_code >= 0) {
@@ -194,10 +194,7 @@ std::string run_problem(const TestProgramRun& run, std::string_view subject) {
 }
 
 std::string failed_case_problem(const TestCaseResult& result, std::string_view subject) {
-    const bool crashed =
-        std::any_of(result.failures.begin(), result.failures.end(),
-                    [](const Failure& f) { return f.kind == FailureKind::kCrash; });
-    if (crashed) {
+    if (result.crashed()) {
         return "\"" + result.name + "\": " + std::string(subject) +
                " must fail by assertion, not by crashing";
     }

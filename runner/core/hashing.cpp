@@ -37,16 +37,20 @@ std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_vie
     if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
         throw std::runtime_error("OpenSSL could not finish a digest");
     }
-    static constexpr std::string_view kHex = "0123456789abcdef";
-    std::string text;
-    for (unsigned int i = 0; i < length; ++i) {
-        text += kHex[digest[i] >> 4];
-        text += kHex[digest[i] & 0xF];
-    }
-    return text;
+    return hex_text({digest.data(), length});
 }
 
 }  // namespace
+
+std::string hex_text(std::span<const unsigned char> bytes) {
+    static constexpr std::string_view kHex = "0123456789abcdef";
+    std::string text;
+    for (const unsigned char byte : bytes) {
+        text += kHex[byte >> 4];
+        text += kHex[byte & 0xF];
+    }
+    return text;
+}
 
 std::string sha256_hex(std::string_view bytes) { return digest_hex(EVP_sha256(), {bytes}); }
 

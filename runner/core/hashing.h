@@ -5,12 +5,16 @@
 
 #include <filesystem>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace torchlings::runner {
 
 class Context;
+
+/// Bytes as lower-case hex digits, two per byte.
+[[nodiscard]] std::string hex_text(std::span<const unsigned char> bytes);
 
 /// The SHA-256 of some bytes, as 64 lower-case hex digits.
 [[nodiscard]] std::string sha256_hex(std::string_view bytes);

@@ -86,8 +86,8 @@ bool in_library_namespace(std::string_view demangled) {
     constexpr std::array<std::string_view, 10> kPrefixes{
         "std::",      "c10::",        "at::",        "torch::",      "caffe2::",
         "nlohmann::", "__cxxabiv1::", "__gnu_cxx::", "operator new", "operator delete"};
-    return std::any_of(kPrefixes.begin(), kPrefixes.end(),
-                       [&](std::string_view prefix) { return demangled.starts_with(prefix); });
+    return std::ranges::any_of(
+        kPrefixes, [&](std::string_view prefix) { return demangled.starts_with(prefix); });
 }
 
 /// Symbols that compilers themselves emit unmangled into an object: never the learner's doing.
@@ -153,8 +153,7 @@ std::vector<IntegrityFlag> flags_from_symbols(std::string_view nm_output) {
                 catch_uses.push_back(demangled);
             }
             for (const Category& category : categories()) {
-                if (std::find(category.names.begin(), category.names.end(), name) !=
-                    category.names.end()) {
+                if (std::ranges::find(category.names, name) != category.names.end()) {
                     uses[category.code].push_back(name);
                 }
             }

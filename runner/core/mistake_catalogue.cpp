@@ -49,16 +49,13 @@ CaseFailure case_failure(const TestCaseResult& result, const TestProgramRun& run
     if (result.status == CaseStatus::kUnfinished) {
         return run.verdict == Verdict::kTimedOut ? CaseFailure::kTimeout : CaseFailure::kCrash;
     }
-    CaseFailure failure = CaseFailure::kAssertion;
-    for (const Failure& each : result.failures) {
-        if (each.kind == FailureKind::kCrash) {
-            return CaseFailure::kCrash;
-        }
-        if (each.kind == FailureKind::kException || each.kind == FailureKind::kTodo) {
-            failure = CaseFailure::kException;
-        }
+    if (result.crashed()) {
+        return CaseFailure::kCrash;
     }
-    return failure;
+    const bool thrown = std::ranges::any_of(result.failures, [](const Failure& f) {
+        return f.kind == FailureKind::kException || f.kind == FailureKind::kTodo;
+    });
+    return thrown ? CaseFailure::kException : CaseFailure::kAssertion;
 }
 
 }  // namespace
@@ -135,18 +132,14 @@ Signature parse_signature(std::string_view text, std::string_view source, int li
 }
 
 bool signature_matches(const Signature& recorded, const Signature& observed) {
-    const auto find = [](const Signature& in, const std::string& name) {
-        return std::find_if(in.begin(), in.end(),
-                            [&](const FailedCase& entry) { return entry.name == name; });
-    };
     for (const FailedCase& entry : recorded) {
-        const auto seen = find(observed, entry.name);
+        const auto seen = std::ranges::find(observed, entry.name, &FailedCase::name);
         if (seen == observed.end() ? !entry.sometimes : seen->failure != entry.failure) {
             return false;
         }
     }
-    return std::all_of(observed.begin(), observed.end(), [&](const FailedCase& entry) {
-        return find(recorded, entry.name) != recorded.end();
+    return std::ranges::all_of(observed, [&](const FailedCase& entry) {
+        return std::ranges::find(recorded, entry.name, &FailedCase::name) != recorded.end();
     });
 }
 
@@ -156,8 +149,7 @@ Signature signature_to_record(const Signature& recorded, const Signature& observ
         if (!entry.sometimes) {
             continue;
         }
-        const auto seen = std::find_if(result.begin(), result.end(),
-                                       [&](const FailedCase& e) { return e.name == entry.name; });
+        const auto seen = std::ranges::find(result, entry.name, &FailedCase::name);
         if (seen == result.end()) {
             result.push_back(entry);
         } else {
@@ -207,8 +199,7 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
             if (mistake.title.empty()) {
                 fail(source, number, "mistake '" + slug + "' has no title");
             }
-            if (std::any_of(mistakes.begin(), mistakes.end(),
-                            [&](const Mistake& m) { return m.slug == slug; })) {
+            if (std::ranges::find(mistakes, slug, &Mistake::slug) != mistakes.end()) {
                 fail(source, number, "the slug '" + slug + "' is used twice");
             }
             mistakes.push_back(std::move(mistake));
@@ -291,8 +282,7 @@ RunSignature run_signature(const TestProgramRun& run) {
         if (result.status != CaseStatus::kFailed && result.status != CaseStatus::kUnfinished) {
             continue;
         }
-        const bool gpu =
-            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        const bool gpu = std::ranges::find(result.tags, "gpu") != result.tags.end();
         (gpu ? signature.gpu : signature.anywhere)
             .push_back({result.name, case_failure(result, run)});
     }
@@ -327,14 +317,12 @@ std::string with_signature_line(std::string_view text, const Mistake& mistake,
         lines[static_cast<std::size_t>(mistake.caught_by_line) - 1] = line;
     } else {
         // Before the section's diff block, or at the section's end (the next heading).
-        std::size_t where = lines.size();
-        for (std::size_t i = static_cast<std::size_t>(mistake.line); i < lines.size(); ++i) {
-            if (lines[i].starts_with("```diff") || lines[i].starts_with("## ")) {
-                where = i;
-                break;
-            }
-        }
-        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(where), {line, ""});
+        const auto where = std::find_if(
+            lines.begin() + std::clamp<std::ptrdiff_t>(mistake.line, 0, std::ssize(lines)),
+            lines.end(), [](const std::string& text) {
+                return text.starts_with("```diff") || text.starts_with("## ");
+            });
+        lines.insert(where, {line, ""});
     }
     return join(lines, "\n") + "\n";
 }

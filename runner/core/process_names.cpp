@@ -48,8 +48,7 @@ constexpr std::array<SignalWords, 17> kSignals{{
 }};
 
 const SignalWords* words_for(int signal) {
-    const auto* found = std::find_if(kSignals.begin(), kSignals.end(),
-                                     [signal](const SignalWords& w) { return w.signal == signal; });
+    const auto* found = std::ranges::find(kSignals, signal, &SignalWords::signal);
     return found != kSignals.end() ? found : nullptr;
 }
 

@@ -25,8 +25,8 @@ bool utf8_locale() {
         if (value.empty()) {
             continue;
         }
-        std::transform(value.begin(), value.end(), value.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::ranges::transform(value, value.begin(),
+                               [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return value.find("utf-8") != std::string::npos || value.find("utf8") != std::string::npos;
     }
     return false;

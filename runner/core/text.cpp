@@ -37,8 +37,7 @@ std::vector<std::string> split_lines(std::string_view text) {
 }
 
 bool all_digits(std::string_view text) {
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !text.empty() && std::ranges::all_of(text, [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::string trim(std::string_view text) {
