@@ -1,6 +1,7 @@
 /// @file
 /// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <system_error>
@@ -186,8 +187,7 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
 /// After a pass: prints the command for the exercise that comes next in the course.
 void suggest_next(Context& context, const Exercise& passed) {
     const std::vector<Exercise>& all = context.course().exercises();
-    const auto found =
-        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == passed.id; });
+    const auto found = std::ranges::find(all, passed.id, &Exercise::id);
     if (found == all.end() || found + 1 == all.end()) {
         context.out() << context.message(Msg::kLastExercise) << "\n";
         return;
@@ -276,9 +276,8 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
     bool all_built = false;
     if (exercises.size() > 1) {
         std::vector<std::string> targets;
-        for (const Exercise* exercise : exercises) {
-            targets.push_back("ex_" + exercise->id);
-        }
+        std::ranges::transform(exercises, std::back_inserter(targets),
+                               [](const Exercise* exercise) { return "ex_" + exercise->id; });
         try {
             all_built = build_targets(context, targets,
                                       context.message(Msg::kBuildExercises, {exercises.size()}))
@@ -290,7 +289,6 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
     }
     CheckRun checked;
     std::optional<ExitCode> overall;
-    int done = 0;
     for (const Exercise* exercise : exercises) {
         if (overall) {
             context.out() << "\n";
@@ -312,18 +310,18 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             outcome.problem = problem;
         }
         const ExitCode code = checked.outcomes.back().code;
-        done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;
     }
     if (exercises.size() == 1 && overall == ExitCode::kOk) {
         suggest_next(context, *exercises.front());
     }
     if (exercises.size() > 1) {
+        const auto done = std::ranges::count(checked.outcomes, ExitCode::kOk, &CheckOutcome::code);
         context.out() << "\n"
                       << context.style().bold(
                              context.message(Msg::kCheckedMany, {exercises.size(), done}))
                       << "\n";
-        if (all && done == static_cast<int>(exercises.size())) {
+        if (all && done == std::ssize(exercises)) {
             context.out() << context.style().good(context.message(Msg::kCoursePasses)) << "\n";
         }
     }
