@@ -26,16 +26,15 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
     const Style& style = context.style();
     const bool trusted = run.verdict != Verdict::kContradicted && run.verdict != Verdict::kRefused;
     if (result.status == CaseStatus::kPassed && trusted) {
-        context.out() << "  " << style.good(std::string(style.pass_mark())) << " " << result.name
-                      << "\n";
+        context.out() << "  " << style.good(style.pass_mark()) << " " << result.name << "\n";
         return;
     }
-    std::string mark = style.bad(std::string(style.fail_mark()));
+    std::string mark = style.bad(style.fail_mark());
     std::string note;
     if (result.status == CaseStatus::kPassed) {
         note = context.message(Msg::kCaseNotTrusted);
     } else if (result.status == CaseStatus::kSkipped) {
-        mark = style.warn(std::string(style.skip_mark()));
+        mark = style.warn(style.skip_mark());
         note = context.message(Msg::kCaseSkipped, {result.skip_reason});
     } else if (&result == run.events.interrupted_case()) {
         const std::map<Verdict, Msg> notes{{Verdict::kTimedOut, Msg::kCaseStoppedHere},
