@@ -41,11 +41,10 @@ std::string describe_site(const Context& context, const Failure& failure, Langua
 
 std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     std::vector<std::string> missing;
-    std::copy_if(run.all_cases.begin(), run.all_cases.end(), std::back_inserter(missing),
-                 [&](const std::string& name) {
-                     return std::none_of(run.events.cases.begin(), run.events.cases.end(),
-                                         [&](const TestCaseResult& c) { return c.name == name; });
-                 });
+    std::ranges::copy_if(run.all_cases, std::back_inserter(missing), [&](const std::string& name) {
+        return std::ranges::find(run.events.cases, name, &TestCaseResult::name) ==
+               run.events.cases.end();
+    });
     return missing;
 }
 
