@@ -81,7 +81,7 @@ bool is_under(const fs::path& path, const fs::path& folder) {
     if (prefix.back() != '/') {
         prefix += '/';
     }
-    return inside.rfind(prefix, 0) == 0;
+    return inside.starts_with(prefix);
 }
 
 }  // namespace
