@@ -52,17 +52,6 @@ struct CheckRun {
 [[nodiscard]] CheckRun check_exercises(Context& context,
                                        const std::vector<const Exercise*>& exercises, bool all);
 
-/// "file:line" with the file relative to the course root; empty when the file is unknown.
-[[nodiscard]] std::string source_location(const Context& context, const std::string& file,
-                                          int line);
-
-/// Where an exception or a signal struck, e.g. "in REQUIRE( x ) at tests/a_test.cpp:12". Catch2
-/// v2 records an assertion's location only once it has finished, so the site is the check being
-/// evaluated (when Catch2 knows it), else the last check that finished, else the start of the
-/// test case (macro "TEST_CASE"). Empty when the location is unknown.
-[[nodiscard]] std::string describe_site(const Context& context, const Failure& failure,
-                                        Language language);
-
 /// Cases the program declares but never reached because it stopped early.
 [[nodiscard]] std::vector<std::string> cases_not_run(const TestProgramRun& run);
 

@@ -1,6 +1,7 @@
 /// @file
 /// @brief `check`: build an exercise, run its tests, and explain the first problem precisely.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <system_error>
@@ -25,16 +26,15 @@ void report_case(const Context& context, const TestProgramRun& run, const TestCa
     const Style& style = context.style();
     const bool trusted = run.verdict != Verdict::kContradicted && run.verdict != Verdict::kRefused;
     if (result.status == CaseStatus::kPassed && trusted) {
-        context.out() << "  " << style.good(std::string(style.pass_mark())) << " " << result.name
-                      << "\n";
+        context.out() << "  " << style.good(style.pass_mark()) << " " << result.name << "\n";
         return;
     }
-    std::string mark = style.bad(std::string(style.fail_mark()));
+    std::string mark = style.bad(style.fail_mark());
     std::string note;
     if (result.status == CaseStatus::kPassed) {
         note = context.message(Msg::kCaseNotTrusted);
     } else if (result.status == CaseStatus::kSkipped) {
-        mark = style.warn(std::string(style.skip_mark()));
+        mark = style.warn(style.skip_mark());
         note = context.message(Msg::kCaseSkipped, {result.skip_reason});
     } else if (&result == run.events.interrupted_case()) {
         const std::map<Verdict, Msg> notes{{Verdict::kTimedOut, Msg::kCaseStoppedHere},
@@ -186,8 +186,7 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
 /// After a pass: prints the command for the exercise that comes next in the course.
 void suggest_next(Context& context, const Exercise& passed) {
     const std::vector<Exercise>& all = context.course().exercises();
-    const auto found =
-        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == passed.id; });
+    const auto found = std::ranges::find(all, passed.id, &Exercise::id);
     if (found == all.end() || found + 1 == all.end()) {
         context.out() << context.message(Msg::kLastExercise) << "\n";
         return;
@@ -276,9 +275,8 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
     bool all_built = false;
     if (exercises.size() > 1) {
         std::vector<std::string> targets;
-        for (const Exercise* exercise : exercises) {
-            targets.push_back("ex_" + exercise->id);
-        }
+        std::ranges::transform(exercises, std::back_inserter(targets),
+                               [](const Exercise* exercise) { return "ex_" + exercise->id; });
         try {
             all_built = build_targets(context, targets,
                                       context.message(Msg::kBuildExercises, {exercises.size()}))
@@ -290,7 +288,6 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
     }
     CheckRun checked;
     std::optional<ExitCode> overall;
-    int done = 0;
     for (const Exercise* exercise : exercises) {
         if (overall) {
             context.out() << "\n";
@@ -312,18 +309,18 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             outcome.problem = problem;
         }
         const ExitCode code = checked.outcomes.back().code;
-        done += code == ExitCode::kOk ? 1 : 0;
         overall = overall ? most_serious(*overall, code) : code;
     }
     if (exercises.size() == 1 && overall == ExitCode::kOk) {
         suggest_next(context, *exercises.front());
     }
     if (exercises.size() > 1) {
+        const auto done = std::ranges::count(checked.outcomes, ExitCode::kOk, &CheckOutcome::code);
         context.out() << "\n"
                       << context.style().bold(
                              context.message(Msg::kCheckedMany, {exercises.size(), done}))
                       << "\n";
-        if (all && done == static_cast<int>(exercises.size())) {
+        if (all && done == std::ssize(exercises)) {
             context.out() << context.style().good(context.message(Msg::kCoursePasses)) << "\n";
         }
     }

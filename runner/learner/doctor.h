@@ -28,14 +28,14 @@ class Report {
     }
 
     void ok(const std::string& name, const std::string& detail) {
-        line(context_.style().good(std::string(context_.style().pass_mark())), name, detail);
+        line(context_.style().good(context_.style().pass_mark()), name, detail);
     }
     /// Something worth knowing that needs no fixing.
     void note(const std::string& name, const std::string& detail) {
-        line(context_.style().warn(std::string(context_.style().skip_mark())), name, detail);
+        line(context_.style().warn(context_.style().skip_mark()), name, detail);
     }
     void problem(const std::string& name, const std::string& detail, const std::string& fix) {
-        line(context_.style().bad(std::string(context_.style().fail_mark())), name, detail);
+        line(context_.style().bad(context_.style().fail_mark()), name, detail);
         problems_.push_back(name + ": " + fix);
     }
     void detail(const std::string& text) { context_.out() << "        " << text << "\n"; }

@@ -1,10 +1,8 @@
 /// @file
 /// @brief `doctor`: what this machine has, what the build was configured with, and the one
 /// command that fixes each problem found.
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 #include <system_error>
 
 #include "core/text.h"

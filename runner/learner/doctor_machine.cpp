@@ -29,12 +29,9 @@ constexpr std::chrono::seconds kToolTimeout{15};
 std::optional<std::string> tool_output(const fs::path& program, std::vector<std::string> args) {
     args.insert(args.begin(), program.string());
     try {
-        const ProcessResult result =
+        ProcessResult result =
             run_process({args, {}, OutputMode::kCapture, std::chrono::milliseconds(kToolTimeout)});
-        if (!result.succeeded()) {
-            return std::nullopt;
-        }
-        return result.output;
+        return result.succeeded() ? std::optional(std::move(result.output)) : std::nullopt;
     } catch (const EnvironmentError&) {
         return std::nullopt;
     }
@@ -84,7 +81,7 @@ bool is_under(const fs::path& path, const fs::path& folder) {
     if (prefix.back() != '/') {
         prefix += '/';
     }
-    return inside.rfind(prefix, 0) == 0;
+    return inside.starts_with(prefix);
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 #include "learner/check.h"
 
 namespace torchlings::runner {
+namespace {
+
+/// "file:line" with the file relative to the course root; empty when the file is unknown.
 std::string source_location(const Context& context, const std::string& file, int line) {
     if (file.empty()) {
         return {};
@@ -16,6 +19,10 @@ std::string source_location(const Context& context, const std::string& file, int
     return context.show(file) + (line > 0 ? ":" + std::to_string(line) : "");
 }
 
+/// Where an exception or a signal struck, e.g. "in REQUIRE( x ) at tests/a_test.cpp:12". Catch2
+/// v2 records an assertion's location only once it has finished, so the site is the check being
+/// evaluated (when Catch2 knows it), else the last check that finished, else the start of the
+/// test case (macro "TEST_CASE"). Empty when the location is unknown.
 std::string describe_site(const Context& context, const Failure& failure, Language language) {
     const std::string where = source_location(context, failure.file, failure.line);
     if (where.empty()) {
@@ -30,13 +37,14 @@ std::string describe_site(const Context& context, const Failure& failure, Langua
     return message(language, Msg::kSiteIn, {failure.macro + "( " + failure.expr + " )", where});
 }
 
+}  // namespace
+
 std::vector<std::string> cases_not_run(const TestProgramRun& run) {
     std::vector<std::string> missing;
-    std::copy_if(run.all_cases.begin(), run.all_cases.end(), std::back_inserter(missing),
-                 [&](const std::string& name) {
-                     return std::none_of(run.events.cases.begin(), run.events.cases.end(),
-                                         [&](const TestCaseResult& c) { return c.name == name; });
-                 });
+    std::ranges::copy_if(run.all_cases, std::back_inserter(missing), [&](const std::string& name) {
+        return std::ranges::find(run.events.cases, name, &TestCaseResult::name) ==
+               run.events.cases.end();
+    });
     return missing;
 }
 

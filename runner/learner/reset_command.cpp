@@ -68,7 +68,7 @@ bool confirm(Context& context, const std::vector<Plan>& plans) {
     out << context.message(Msg::kResetConfirm) << std::flush;
     std::string answer;
     std::getline(std::cin, answer);
-    return !answer.empty() && (answer[0] == 'y' || answer[0] == 'Y');
+    return answer.starts_with('y') || answer.starts_with('Y');
 }
 
 /// A new folder for this reset's backups: .torchlings/backups/<time>[-N]/, the time as

@@ -34,9 +34,9 @@ std::vector<std::string> launcher(Context& context, const fs::path& program,
     std::string processes = "1";
     std::string torchrun;
     for (const std::string& line : split_lines(read_file(declaration))) {
-        if (line.rfind("processes=", 0) == 0) {
+        if (line.starts_with("processes=")) {
             processes = trim(line.substr(10));
-        } else if (line.rfind("torchrun=", 0) == 0) {
+        } else if (line.starts_with("torchrun=")) {
             torchrun = trim(line.substr(9));
         }
     }

@@ -27,8 +27,8 @@ void show_diff(Context& context, const fs::path& learner, const fs::path& soluti
         out << "  (they are the same)\n";
         return;
     }
+    const Style& style = context.style();
     for (const std::string& line : split_lines(diff.output)) {
-        const Style& style = context.style();
         if (line.starts_with("+") && !line.starts_with("+++")) {
             out << style.good(line) << "\n";
         } else if (line.starts_with("-") && !line.starts_with("---")) {

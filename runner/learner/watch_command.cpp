@@ -75,20 +75,15 @@ class KeyMode {
         }
         g_stop_signal = 0;
         g_continued = 0;
-        struct sigaction action {};  // no SA_RESTART: poll() must wake up with EINTR
-        sigemptyset(&action.sa_mask);
         for (std::size_t i = 0; i < kSignals.size(); ++i) {
-            action.sa_handler = kSignals[i] == SIGTSTP   ? on_suspend
-                                : kSignals[i] == SIGCONT ? on_continue
-                                                         : on_stop_signal;
-            sigaction(kSignals[i], &action, &previous_[i]);
+            handle(kSignals[i].first, kSignals[i].second, &previous_[i]);
         }
         enter();
     }
     ~KeyMode() {
         tcsetattr(STDIN_FILENO, TCSANOW, &g_saved_terminal);
         for (std::size_t i = 0; i < kSignals.size(); ++i) {
-            sigaction(kSignals[i], &previous_[i], nullptr);
+            sigaction(kSignals[i].first, &previous_[i], nullptr);
         }
     }
     KeyMode(const KeyMode&) = delete;
@@ -97,14 +92,19 @@ class KeyMode {
     /// After Ctrl-Z and `fg`: key mode and the Ctrl-Z handler again.
     void resume() {
         g_continued = 0;
-        struct sigaction action {};
-        sigemptyset(&action.sa_mask);
-        action.sa_handler = on_suspend;
-        sigaction(SIGTSTP, &action, nullptr);
+        handle(SIGTSTP, on_suspend);
         enter();
     }
 
   private:
+    /// Installs `handler` for signal `number`, without SA_RESTART: poll() must wake up with EINTR.
+    static void handle(int number, void (*handler)(int), struct sigaction* previous = nullptr) {
+        struct sigaction action {};
+        sigemptyset(&action.sa_mask);
+        action.sa_handler = handler;
+        sigaction(number, &action, previous);
+    }
+
     static void enter() {
         termios keys = g_saved_terminal;
         keys.c_lflag &= ~static_cast<tcflag_t>(ICANON | ECHO);
@@ -113,8 +113,14 @@ class KeyMode {
         tcsetattr(STDIN_FILENO, TCSANOW, &keys);
     }
 
-    static constexpr std::array<int, 6> kSignals{SIGINT,  SIGTERM, SIGHUP,
-                                                 SIGQUIT, SIGTSTP, SIGCONT};
+    /// The signals key mode handles, each with its handler.
+    static constexpr std::array<std::pair<int, void (*)(int)>, 6> kSignals{
+        {{SIGINT, on_stop_signal},
+         {SIGTERM, on_stop_signal},
+         {SIGHUP, on_stop_signal},
+         {SIGQUIT, on_stop_signal},
+         {SIGTSTP, on_suspend},
+         {SIGCONT, on_continue}}};
     std::array<struct sigaction, 6> previous_{};
 };
 
@@ -122,9 +128,8 @@ class KeyMode {
 /// start of the course; nullptr when every other exercise is done.
 const Exercise* next_not_done(Context& context, const Exercise& from) {
     const std::vector<Exercise>& all = context.course().exercises();
-    const auto start = static_cast<std::size_t>(
-        std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == from.id; }) -
-        all.begin());
+    const auto start =
+        static_cast<std::size_t>(std::ranges::find(all, from.id, &Exercise::id) - all.begin());
     for (std::size_t step = 1; step < all.size(); ++step) {
         const Exercise& candidate = all[(start + step) % all.size()];
         if (context.status_of(candidate) != ExerciseStatus::kDone) {
@@ -145,10 +150,8 @@ void explain_plain_commands(Context& context, const Exercise& exercise) {
         {command + " list", context.message(Msg::kWatchPlainList)},
         {command + " progress", context.message(Msg::kWatchPlainProgress)},
     }};
-    std::size_t width = 0;
-    for (const auto& row : rows) {
-        width = std::max(width, row.first.size());
-    }
+    const std::size_t width =
+        std::ranges::max(rows, {}, [](const auto& row) { return row.first.size(); }).first.size();
     out << context.message(Msg::kWatchNeedsTerminal) << "\n"
         << context.message(Msg::kWatchOneAtATime) << "\n";
     for (const auto& [typed, what] : rows) {
@@ -342,9 +345,9 @@ class Watcher {
         const Style& style = context_.style();
         const Course& course = context_.course();
         const Lesson& lesson = course.lesson_of(*exercise_);
-        const auto done = std::count_if(
-            course.exercises().begin(), course.exercises().end(),
-            [&](const Exercise& e) { return context_.status_of(e) == ExerciseStatus::kDone; });
+        const auto done = std::ranges::count_if(course.exercises(), [&](const Exercise& e) {
+            return context_.status_of(e) == ExerciseStatus::kDone;
+        });
         const ExerciseStatus status = context_.status_of(*exercise_);
         const std::string watching =
             watch_->method() + (watch_->reason().empty() ? "" : " (" + watch_->reason() + ")");
