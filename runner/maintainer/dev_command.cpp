@@ -40,8 +40,8 @@ std::optional<std::string> with_table_row(const std::string& readme, std::string
         return std::nullopt;
     }
     auto last_row = lines.end();
-    for (auto line = section + 1; line != lines.end() && line->rfind("## ", 0) != 0; ++line) {
-        if (line->rfind("| `", 0) == 0) {
+    for (auto line = section + 1; line != lines.end() && !line->starts_with("## "); ++line) {
+        if (line->starts_with("| `")) {
             last_row = line;
         }
     }

@@ -17,11 +17,12 @@ std::string quoted_list(const std::vector<std::string>& names) {
     return names.empty() ? std::string() : "\"" + join(names, "\", \"") + "\"";
 }
 
-}  // namespace
-
+/// The program CMake builds from a mistake and its exercise's tests: `ex_<id>_mistake_<slug>`.
 std::string mistake_program(const Mistake& mistake) {
     return "ex_" + mistake.exercise_id + "_mistake_" + mistake.slug;
 }
+
+}  // namespace
 
 MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) {
     MistakeVerdict verdict;
