@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <iterator>
 #include <system_error>
 
 #include "core/errors.h"
@@ -357,10 +358,8 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
 std::vector<ExerciseReport> describe_all(const Context& context,
                                          const std::vector<CheckOutcome>& outcomes) {
     std::vector<ExerciseReport> reports;
-    reports.reserve(outcomes.size());
-    for (const CheckOutcome& outcome : outcomes) {
-        reports.push_back(describe(context, outcome));
-    }
+    std::ranges::transform(outcomes, std::back_inserter(reports),
+                           [&](const CheckOutcome& outcome) { return describe(context, outcome); });
     return reports;
 }
 
