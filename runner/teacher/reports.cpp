@@ -221,9 +221,7 @@ struct Scores {
 
     /// The score: one point per case that passed.
     [[nodiscard]] int passed() const {
-        return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const ScoredCase& c) {
-            return c.status == Status::kPass;
-        }));
+        return static_cast<int>(std::ranges::count(cases, Status::kPass, &ScoredCase::status));
     }
 };
 
