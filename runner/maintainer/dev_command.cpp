@@ -128,9 +128,9 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
                          "\" is not an exercise id; expected [a-z][a-z0-9_]*, at most 40 "
                          "characters, e.g. pinned_copy");
     }
-    if (course.find_exercise(id) != nullptr) {
+    if (const Exercise* existing = course.find_exercise(id)) {
         throw UsageError("dev new: the course already has an exercise " + id + " (lesson " +
-                         course.find_exercise(id)->lesson + ")");
+                         existing->lesson + ")");
     }
     const Scaffold s = scaffold(context, lesson, id);
     std::error_code error;

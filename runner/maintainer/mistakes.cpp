@@ -96,8 +96,7 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     const std::vector<Mistake> mistakes = find_mistakes(course, exercise);
-    const auto found = std::find_if(mistakes.begin(), mistakes.end(),
-                                    [&](const Mistake& m) { return m.slug == slug; });
+    const auto found = std::ranges::find(mistakes, slug, &Mistake::slug);
     if (found == mistakes.end()) {
         throw UsageError("There is no mistake \"" + slug + "\" of " + id + ": expected " +
                          "a section \"## " + slug + ": <title>\" in " +
