@@ -36,8 +36,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     bool gpu_case_ran = false;
     bool gpu_case_skipped = false;
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu =
-            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        const bool gpu = std::ranges::find(result.tags, "gpu") != result.tags.end();
         if (gpu) {
             (result.status == CaseStatus::kSkipped ? gpu_case_skipped : gpu_case_ran) = true;
         }

@@ -307,8 +307,7 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         }
     }
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu_case =
-            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        const bool gpu_case = std::ranges::find(result.tags, "gpu") != result.tags.end();
         if (gpu_case && !report.gpu_found && result.status != CaseStatus::kUnfinished) {
             report.gpu_found = result.status != CaseStatus::kSkipped;
         }

@@ -229,9 +229,8 @@ struct Scores {
 /// LibTorch and skips itself without one): the first report that knows (ExerciseReport::gpu_found)
 /// says. Only when none does is the NVIDIA driver asked (/dev/nvidia0).
 bool gpu_found_by_tests(const std::vector<ExerciseReport>& reports) {
-    const auto knows = std::find_if(reports.begin(), reports.end(), [](const ExerciseReport& r) {
-        return r.gpu_found.has_value();
-    });
+    const auto knows = std::ranges::find_if(
+        reports, [](const ExerciseReport& r) { return r.gpu_found.has_value(); });
     if (knows != reports.end()) {
         return *knows->gpu_found;
     }
