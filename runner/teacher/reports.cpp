@@ -340,10 +340,8 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
         }
     }
     if (!scores.flag_lines.empty()) {
-        output += "\nFor the teacher: what these files do that no answer needs:";
-        for (const std::string& line : scores.flag_lines) {
-            output += "\n  " + line;
-        }
+        output += "\nFor the teacher: what these files do that no answer needs:\n  " +
+                  join(scores.flag_lines, "\n  ");
     }
     json results = {{"output", output},
                     {"tests", std::move(tests)},
