@@ -90,6 +90,13 @@ struct Verb {
     std::function<ExitCode(Context&)> handler;
 };
 
+/// The operands of a verb that takes exercises: ids or lesson numbers, or --all.
+void add_targets(CLI::App& verb, std::vector<std::string>& targets, bool& all,
+                 const std::string& all_help) {
+    verb.add_option("targets", targets, "Exercise ids or lesson numbers");
+    verb.add_flag("--all", all, all_help);
+}
+
 /// Every verb, in the order --help lists them. A new verb is one entry here and its command.
 std::vector<Verb> verbs(Options& o, Language language) {
     const auto help = [language](Msg id) { return message(language, id); };
@@ -113,8 +120,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
          [&o](Context& c) { return static_cast<ExitCode>(run_command(c, o.run)); }},
         {"check", help(Msg::kHelpCheck), false,
          [&o](CLI::App& v) {
-             v.add_option("targets", o.check.check.targets, "Exercise ids or lesson numbers");
-             v.add_flag("--all", o.check.check.all, "Check every exercise");
+             add_targets(v, o.check.check.targets, o.check.check.all, "Check every exercise");
              v.add_flag("--json", o.check.json,
                         "Print the results as JSON (Exercism test-runner v3) on stdout; the text "
                         "goes to stderr");
@@ -141,12 +147,10 @@ std::vector<Verb> verbs(Options& o, Language language) {
                         "Poll the file instead of using file notifications (network drives)");
          },
          [&o](Context& c) { return watch_command(c, o.watch); }},
-        {"progress", help(Msg::kHelpProgress), false, [](CLI::App&) {},
-         [](Context& c) { return progress_command(c); }},
+        {"progress", help(Msg::kHelpProgress), false, [](CLI::App&) {}, progress_command},
         {"reset", help(Msg::kHelpReset), false,
          [&o](CLI::App& v) {
-             v.add_option("targets", o.reset.targets, "Exercise ids or lesson numbers");
-             v.add_flag("--all", o.reset.all, "Reset every exercise");
+             add_targets(v, o.reset.targets, o.reset.all, "Reset every exercise");
              v.add_flag("-y,--yes", o.reset.yes, "Do not ask for confirmation");
          },
          [&o](Context& c) { return reset_command(c, o.reset); }},
@@ -177,14 +181,10 @@ std::vector<Verb> verbs(Options& o, Language language) {
              v.add_option("ctest_args", o.ctest_args, "Extra arguments for ctest, after --");
          },
          [&o](Context& c) { return suite_command(c, o.ctest_args); }},
-        {"doctor", help(Msg::kHelpDoctor), false, [](CLI::App&) {},
-         [](Context& c) { return doctor_command(c); }},
+        {"doctor", help(Msg::kHelpDoctor), false, [](CLI::App&) {}, doctor_command},
         {"help", help(Msg::kHelpHelp), false, [](CLI::App&) {}, nullptr},
         {"verify-stub", "CI: the untouched stub must fail every test by assertion", true,
-         [&o](CLI::App& v) {
-             v.add_option("targets", o.verify.targets, "Exercise ids or lesson numbers");
-             v.add_flag("--all", o.verify.all, "Verify every stub");
-         },
+         [&o](CLI::App& v) { add_targets(v, o.verify.targets, o.verify.all, "Verify every stub"); },
          [&o](Context& c) { return verify_stub_command(c, o.verify); }},
         {"verify-mistake",
          "CI: the tests must catch one catalogued mistake, as its signature says: "
@@ -207,7 +207,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
          },
          [&o](Context& c) { return dev_command(c, o.dev); }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,
-         [](CLI::App&) {}, [](Context& c) { return mistakes_command(c); }},
+         [](CLI::App&) {}, mistakes_command},
     };
 }
 
@@ -215,8 +215,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
 /// command line that works; nothing when the command line has no such mistake.
 std::optional<std::string> misplaced_option(int argc, char** argv, const std::vector<Verb>& table) {
     const auto is_verb = [&](std::string_view word) {
-        return std::any_of(table.begin(), table.end(),
-                           [&](const Verb& v) { return word == v.name; });
+        return std::ranges::find(table, word, &Verb::name) != table.end();
     };
     const auto is_global = [](std::string_view word) {
         const std::string_view name = word.substr(0, word.find('='));
@@ -313,8 +312,7 @@ int main(int argc, char** argv) {
 
     try {
         Context context = make_context(global);
-        const auto verb =
-            std::find_if(table.begin(), table.end(), [&](const Verb& v) { return name == v.name; });
+        const auto verb = std::ranges::find(table, name, &Verb::name);
         return static_cast<int>(verb->handler(context));
     } catch (const UsageError& error) {
         std::cerr << error.what();

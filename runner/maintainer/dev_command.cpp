@@ -40,8 +40,8 @@ std::optional<std::string> with_table_row(const std::string& readme, std::string
         return std::nullopt;
     }
     auto last_row = lines.end();
-    for (auto line = section + 1; line != lines.end() && line->rfind("## ", 0) != 0; ++line) {
-        if (line->rfind("| `", 0) == 0) {
+    for (auto line = section + 1; line != lines.end() && !line->starts_with("## "); ++line) {
+        if (line->starts_with("| `")) {
             last_row = line;
         }
     }
@@ -128,9 +128,9 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
                          "\" is not an exercise id; expected [a-z][a-z0-9_]*, at most 40 "
                          "characters, e.g. pinned_copy");
     }
-    if (course.find_exercise(id) != nullptr) {
+    if (const Exercise* existing = course.find_exercise(id)) {
         throw UsageError("dev new: the course already has an exercise " + id + " (lesson " +
-                         course.find_exercise(id)->lesson + ")");
+                         existing->lesson + ")");
     }
     const Scaffold s = scaffold(context, lesson, id);
     std::error_code error;

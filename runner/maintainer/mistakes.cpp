@@ -17,11 +17,12 @@ std::string quoted_list(const std::vector<std::string>& names) {
     return names.empty() ? std::string() : "\"" + join(names, "\", \"") + "\"";
 }
 
-}  // namespace
-
+/// The program CMake builds from a mistake and its exercise's tests: `ex_<id>_mistake_<slug>`.
 std::string mistake_program(const Mistake& mistake) {
     return "ex_" + mistake.exercise_id + "_mistake_" + mistake.slug;
 }
+
+}  // namespace
 
 MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) {
     MistakeVerdict verdict;
@@ -35,8 +36,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     bool gpu_case_ran = false;
     bool gpu_case_skipped = false;
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu =
-            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        const bool gpu = std::ranges::find(result.tags, "gpu") != result.tags.end();
         if (gpu) {
             (result.status == CaseStatus::kSkipped ? gpu_case_skipped : gpu_case_ran) = true;
         }
@@ -95,8 +95,7 @@ ExitCode verify_mistake_command(Context& context, const std::string& id, const s
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     const std::vector<Mistake> mistakes = find_mistakes(course, exercise);
-    const auto found = std::find_if(mistakes.begin(), mistakes.end(),
-                                    [&](const Mistake& m) { return m.slug == slug; });
+    const auto found = std::ranges::find(mistakes, slug, &Mistake::slug);
     if (found == mistakes.end()) {
         throw UsageError("There is no mistake \"" + slug + "\" of " + id + ": expected " +
                          "a section \"## " + slug + ": <title>\" in " +

@@ -16,9 +16,6 @@
 
 namespace torchlings::runner {
 
-/// The program CMake builds from a mistake and its exercise's tests: `ex_<id>_mistake_<slug>`.
-[[nodiscard]] std::string mistake_program(const Mistake& mistake);
-
 /// How the tests received a mistake.
 enum class MistakeOutcome {
     kCaught,   ///< a case failed by assertion or exception, as the mistake's header says

@@ -29,7 +29,7 @@ ExitCode verify_stub_command(Context& context, const CheckOptions& options);
 /// signature line to paste. With `record` (maintainers), a caught mistake's signature line is
 /// written into the catalogue instead (the file saved first under <build>/logs/mistakes/).
 ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
-                                bool record = false);
+                                bool record);
 
 /// `mistakes` (maintainers): the catalogue of mistakes by lesson and exercise, with its counts
 /// (catalogued, caught on the CPU, only with a GPU) and the exercises that have none.

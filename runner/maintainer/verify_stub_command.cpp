@@ -29,10 +29,8 @@ std::vector<std::string> stub_problems(const TestProgramRun& run) {
 }
 
 ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
-    const Course& course = context.course();
     const std::vector<const Exercise*> exercises =
-        select_exercises(course, options.targets, options.all, "verify-stub");
-
+        select_exercises(context.course(), options.targets, options.all, "verify-stub");
     const Style& style = context.style();
     std::ostream& out = context.out();
     ExitCode overall = ExitCode::kOk;

@@ -135,8 +135,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                                    destination.string() + ": " + error.message());
         }
         ++copied;
-        if (std::find(learners.begin(), learners.end(), relative) == learners.end() &&
-            !is_prose(relative)) {
+        if (std::ranges::find(learners, relative) == learners.end() && !is_prose(relative)) {
             manifest.emplace(relative, sha256_file(destination));
         }
     }

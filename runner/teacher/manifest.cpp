@@ -44,8 +44,7 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         }
         const std::string relative = fs::relative(path, context.root()).generic_string();
         const std::string extension = path.extension().string();
-        if (listed.contains(relative) ||
-            std::find(learners.begin(), learners.end(), relative) != learners.end() ||
+        if (listed.contains(relative) || std::ranges::find(learners, relative) != learners.end() ||
             relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
             name.starts_with('.')) {
             continue;

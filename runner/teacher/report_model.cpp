@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <iterator>
 #include <system_error>
 
 #include "core/errors.h"
@@ -144,7 +145,7 @@ std::string all_skipped_text(const TestProgramRun& run) {
     for (const TestCaseResult& result : run.events.cases) {
         std::string reason = trim(result.skip_reason);
         reason.erase(reason.find_last_not_of('.') + 1);  // npos + 1: all dots, all gone
-        if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
+        if (!reason.empty() && std::ranges::find(reasons, reason) == reasons.end()) {
             reasons.push_back(reason);
         }
     }
@@ -187,8 +188,7 @@ void describe_failed_case(const Context& context, const std::string& learner_fil
     }
     // An unexpected exception makes the case an error, and is what its summary names.
     const auto exception =
-        std::find_if(result.failures.begin(), result.failures.end(),
-                     [](const Failure& f) { return f.kind == FailureKind::kException; });
+        std::ranges::find(result.failures, FailureKind::kException, &Failure::kind);
     const Failure& headline = exception != result.failures.end() ? *exception : *first;
     set_verdict(report, exception != result.failures.end() ? Status::kError : Status::kFail,
                 failures, summarise_failure(headline), std::string(kind_name(headline.kind)));
@@ -307,8 +307,7 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         }
     }
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu_case =
-            std::find(result.tags.begin(), result.tags.end(), "gpu") != result.tags.end();
+        const bool gpu_case = std::ranges::find(result.tags, "gpu") != result.tags.end();
         if (gpu_case && !report.gpu_found && result.status != CaseStatus::kUnfinished) {
             report.gpu_found = result.status != CaseStatus::kSkipped;
         }
@@ -357,10 +356,8 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
 std::vector<ExerciseReport> describe_all(const Context& context,
                                          const std::vector<CheckOutcome>& outcomes) {
     std::vector<ExerciseReport> reports;
-    reports.reserve(outcomes.size());
-    for (const CheckOutcome& outcome : outcomes) {
-        reports.push_back(describe(context, outcome));
-    }
+    std::ranges::transform(outcomes, std::back_inserter(reports),
+                           [&](const CheckOutcome& outcome) { return describe(context, outcome); });
     return reports;
 }
 

@@ -19,15 +19,17 @@ using nlohmann::json;
 
 namespace {
 
-/// Every string in the value made valid UTF-8 (core/text.h), so that a JSON writer accepts it.
-void make_valid_utf8(json& value) {
+/// The value with every string made valid UTF-8 (core/text.h), so that a JSON writer accepts it.
+json with_valid_utf8(json value) {
     if (value.is_string()) {
-        value = valid_utf8(value.get_ref<const std::string&>());
-    } else if (value.is_array() || value.is_object()) {
+        return valid_utf8(value.get_ref<const std::string&>());
+    }
+    if (value.is_array() || value.is_object()) {
         for (json& item : value) {
-            make_valid_utf8(item);
+            item = with_valid_utf8(std::move(item));
         }
     }
+    return value;
 }
 
 /// "pass", "fail" or "error".
@@ -57,37 +59,6 @@ json skipped_json(const std::vector<SkippedCase>& skipped, const std::string& pr
         list.push_back({{"name", prefix + item.name}, {"reason", item.reason}});
     }
     return list;
-}
-
-json exercism_json(const ExerciseReport& report) {
-    json tests = json::array();
-    for (const CaseReport& item : report.cases) {
-        json test = {{"name", item.name},
-                     {"status", status_name(item.status)},
-                     {"message", item.message.empty() ? json() : json(item.message)},
-                     {"output", item.output.empty() ? json() : json(item.output)},
-                     {"test_code", item.code.empty() ? json() : json(item.code)}};
-        if (item.task_id) {
-            test["task_id"] = *item.task_id;
-        }
-        if (item.timed) {
-            test["torchlings_duration_s"] = item.duration_s;
-        }
-        tests.push_back(std::move(test));
-    }
-    json results = {{"version", 3},
-                    {"status", status_name(report.status)},
-                    {"message", report.message.empty() ? json() : json(report.message)},
-                    {"tests", std::move(tests)},
-                    {"torchlings_skipped", skipped_json(report.skipped, "")}};
-    if (!report.output.empty()) {
-        results["torchlings_output"] = report.output;
-    }
-    if (!report.flags.empty()) {
-        results["torchlings_flags"] = flags_json(report.flags);
-    }
-    make_valid_utf8(results);
-    return results;
 }
 
 // --- JUnit --------------------------------------------------------------------------------
@@ -250,9 +221,7 @@ struct Scores {
 
     /// The score: one point per case that passed.
     [[nodiscard]] int passed() const {
-        return static_cast<int>(std::count_if(cases.begin(), cases.end(), [](const ScoredCase& c) {
-            return c.status == Status::kPass;
-        }));
+        return static_cast<int>(std::ranges::count(cases, Status::kPass, &ScoredCase::status));
     }
 };
 
@@ -260,9 +229,8 @@ struct Scores {
 /// LibTorch and skips itself without one): the first report that knows (ExerciseReport::gpu_found)
 /// says. Only when none does is the NVIDIA driver asked (/dev/nvidia0).
 bool gpu_found_by_tests(const std::vector<ExerciseReport>& reports) {
-    const auto knows = std::find_if(reports.begin(), reports.end(), [](const ExerciseReport& r) {
-        return r.gpu_found.has_value();
-    });
+    const auto knows = std::ranges::find_if(
+        reports, [](const ExerciseReport& r) { return r.gpu_found.has_value(); });
     if (knows != reports.end()) {
         return *knows->gpu_found;
     }
@@ -323,7 +291,6 @@ std::string runner_variable(const char* name) {
 nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(reports, declared);
-    const int score = scores.passed();
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
         const bool passed = item.status == Status::kPass;
@@ -342,19 +309,17 @@ nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                    {"release", runner_variable("RELEASE_URL")},
                    {"review", review.empty() ? commit : review},
                    {"datetime", iso_time_now()},
-                   {"score", score},
+                   {"score", scores.passed()},
                    {"max-score", static_cast<int>(scores.cases.size())},
                    {"tests", std::move(tests)},
                    {"torchlings_skipped", scores.skipped},
                    {"torchlings_flags", scores.flags}};
-    make_valid_utf8(result);
-    return result;
+    return with_valid_utf8(std::move(result));
 }
 
 nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                                   const DeclaredCases& declared) {
     const Scores scores = score_cases(reports, declared);
-    const int score = scores.passed();
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
         const bool passed = item.status == Status::kPass;
@@ -365,8 +330,8 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                          {"output", item.message},
                          {"visibility", "visible"}});
     }
-    std::string output = std::to_string(score) + " of " + std::to_string(scores.cases.size()) +
-                         " test cases passed.";
+    std::string output = std::to_string(scores.passed()) + " of " +
+                         std::to_string(scores.cases.size()) + " test cases passed.";
     if (!scores.skipped.empty()) {
         output += "\nNot scored (skipped on this machine):";
         for (const json& item : scores.skipped) {
@@ -375,36 +340,59 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
         }
     }
     if (!scores.flag_lines.empty()) {
-        output += "\nFor the teacher: what these files do that no answer needs:";
-        for (const std::string& line : scores.flag_lines) {
-            output += "\n  " + line;
-        }
+        output += "\nFor the teacher: what these files do that no answer needs:\n  " +
+                  join(scores.flag_lines, "\n  ");
     }
     json results = {{"output", output},
                     {"tests", std::move(tests)},
                     {"extra_data",
                      {{"torchlings_skipped", scores.skipped}, {"torchlings_flags", scores.flags}}}};
-    make_valid_utf8(results);
-    return results;
+    return with_valid_utf8(std::move(results));
 }
 
 nlohmann::json gradescope_refusal(const std::string& why) {
-    json results = {{"score", 0}, {"output", why}, {"tests", json::array()}};
-    make_valid_utf8(results);
-    return results;
+    return with_valid_utf8({{"score", 0}, {"output", why}, {"tests", json::array()}});
 }
 
-nlohmann::json exercism_results(const ExerciseReport& report) { return exercism_json(report); }
+nlohmann::json exercism_results(const ExerciseReport& report) {
+    json tests = json::array();
+    for (const CaseReport& item : report.cases) {
+        json test = {{"name", item.name},
+                     {"status", status_name(item.status)},
+                     {"message", item.message.empty() ? json() : json(item.message)},
+                     {"output", item.output.empty() ? json() : json(item.output)},
+                     {"test_code", item.code.empty() ? json() : json(item.code)}};
+        if (item.task_id) {
+            test["task_id"] = *item.task_id;
+        }
+        if (item.timed) {
+            test["torchlings_duration_s"] = item.duration_s;
+        }
+        tests.push_back(std::move(test));
+    }
+    json results = {{"version", 3},
+                    {"status", status_name(report.status)},
+                    {"message", report.message.empty() ? json() : json(report.message)},
+                    {"tests", std::move(tests)},
+                    {"torchlings_skipped", skipped_json(report.skipped, "")}};
+    if (!report.output.empty()) {
+        results["torchlings_output"] = report.output;
+    }
+    if (!report.flags.empty()) {
+        results["torchlings_flags"] = flags_json(report.flags);
+    }
+    return with_valid_utf8(std::move(results));
+}
 
 nlohmann::json check_json(const std::vector<ExerciseReport>& reports) {
     if (reports.size() == 1) {
-        return exercism_json(reports.front());
+        return exercism_results(reports.front());
     }
     Status worst = Status::kPass;
     json exercises = json::array();
     for (const ExerciseReport& report : reports) {
         worst = std::max(worst, report.status);
-        json entry = exercism_json(report);
+        json entry = exercism_results(report);
         entry["id"] = report.exercise->id;
         entry["lesson"] = report.exercise->lesson;
         exercises.push_back(std::move(entry));
