@@ -319,8 +319,8 @@ std::string with_signature_line(std::string_view text, const Mistake& mistake,
         // Before the section's diff block, or at the section's end (the next heading).
         const auto where = std::find_if(
             lines.begin() + std::clamp<std::ptrdiff_t>(mistake.line, 0, std::ssize(lines)),
-            lines.end(), [](const std::string& text) {
-                return text.starts_with("```diff") || text.starts_with("## ");
+            lines.end(), [](const std::string& each) {
+                return each.starts_with("```diff") || each.starts_with("## ");
             });
         lines.insert(where, {line, ""});
     }

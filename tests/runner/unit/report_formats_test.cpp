@@ -225,3 +225,39 @@ TEST_CASE("on a GPU", "[gpu]") { CHECK(true); }
     CHECK(without_gpu["max-score"] == 1);
     CHECK(without_gpu["torchlings_skipped"].size() == 2);
 }
+
+TEST_CASE("flags: every format tells the teacher what a file does that no answer needs") {
+    ReportFixture fixture;
+    tl::CheckOutcome outcome = failing(fixture);
+    tl::IntegrityFlag exits;
+    exits.code = "exit-path";
+    exits.detail = "uses _exit";
+    tl::IntegrityFlag reporter;
+    reporter.code = "reporter";
+    reporter.detail = "writes the report's pipe";
+    reporter.refused = true;
+    outcome.flags = {exits, reporter};
+    const std::vector<tl::ExerciseReport> reports = tl::describe_all(fixture.context(), {outcome});
+
+    const json flags = tl::exercism_results(reports.front())["torchlings_flags"];
+    REQUIRE(flags.size() == 2);
+    CHECK(flags[1] ==
+          json{{"code", "reporter"}, {"detail", "writes the report's pipe"}, {"refused", true}});
+
+    const json gradescope = tl::gradescope_results(reports);
+    CHECK_THAT(
+        gradescope["output"].get<std::string>(),
+        Catch::Matchers::EndsWith("\nFor the teacher: what these files do that no answer needs:\n"
+                                  "  fx_fail: flagged: exit-path: uses _exit\n"
+                                  "  fx_fail: refused: reporter: writes the report's pipe"));
+    REQUIRE(gradescope["extra_data"]["torchlings_flags"].size() == 2);
+    CHECK(gradescope["extra_data"]["torchlings_flags"][0]["exercise"] == "fx_fail");
+
+    const json classroom = tl::classroom50_result(reports);
+    CHECK(classroom["torchlings_flags"] == gradescope["extra_data"]["torchlings_flags"]);
+
+    CHECK_THAT(tl::junit_report(reports),
+               Catch::Matchers::ContainsSubstring(
+                   "<property name=\"torchlings.flag.reporter\" "
+                   "value=\"refused: reporter: writes the report&apos;s pipe\"/>"));
+}
