@@ -226,6 +226,8 @@ bool TestCaseResult::crashed() const {
                                [](const Failure& f) { return f.kind == FailureKind::kCrash; });
 }
 
+bool TestCaseResult::needs_gpu() const { return std::ranges::find(tags, "gpu") != tags.end(); }
+
 const TestCaseResult* TestRun::first_failure() const {
     const auto found = std::find_if(cases.begin(), cases.end(), [](const TestCaseResult& result) {
         return result.status == CaseStatus::kFailed || result.status == CaseStatus::kUnfinished;

@@ -49,6 +49,8 @@ struct TestCaseResult {
 
     /// One of its failures is a crash (a fatal signal that Catch2 caught).
     [[nodiscard]] bool crashed() const;
+    /// It is tagged [gpu]: it needs a CUDA GPU, and skips itself without one.
+    [[nodiscard]] bool needs_gpu() const;
 };
 
 /// Everything a test program reported.

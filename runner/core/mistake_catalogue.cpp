@@ -282,8 +282,7 @@ RunSignature run_signature(const TestProgramRun& run) {
         if (result.status != CaseStatus::kFailed && result.status != CaseStatus::kUnfinished) {
             continue;
         }
-        const bool gpu = std::ranges::find(result.tags, "gpu") != result.tags.end();
-        (gpu ? signature.gpu : signature.anywhere)
+        (result.needs_gpu() ? signature.gpu : signature.anywhere)
             .push_back({result.name, case_failure(result, run)});
     }
     signature.anywhere = sorted_signature(std::move(signature.anywhere));

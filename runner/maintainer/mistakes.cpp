@@ -36,8 +36,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
     bool gpu_case_ran = false;
     bool gpu_case_skipped = false;
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu = std::ranges::find(result.tags, "gpu") != result.tags.end();
-        if (gpu) {
+        if (result.needs_gpu()) {
             (result.status == CaseStatus::kSkipped ? gpu_case_skipped : gpu_case_ran) = true;
         }
         if (result.status != CaseStatus::kFailed) {
@@ -48,7 +47,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
             verdict.problems.push_back(std::move(problem));
             continue;
         }
-        (gpu ? caught_on_gpu : caught_on_cpu).push_back(result.name);
+        (result.needs_gpu() ? caught_on_gpu : caught_on_cpu).push_back(result.name);
     }
     if (!verdict.problems.empty()) {
         return verdict;

@@ -307,8 +307,7 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
         }
     }
     for (const TestCaseResult& result : run.events.cases) {
-        const bool gpu_case = std::ranges::find(result.tags, "gpu") != result.tags.end();
-        if (gpu_case && !report.gpu_found && result.status != CaseStatus::kUnfinished) {
+        if (result.needs_gpu() && !report.gpu_found && result.status != CaseStatus::kUnfinished) {
             report.gpu_found = result.status != CaseStatus::kSkipped;
         }
         if (result.status == CaseStatus::kSkipped) {
