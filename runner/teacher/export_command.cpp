@@ -2,6 +2,7 @@
 /// @brief `export --learner DIR`: a class's template repository.
 #include <algorithm>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <system_error>
@@ -62,6 +63,31 @@ std::vector<std::string> course_files(const fs::path& root) {
     }
     std::sort(files.begin(), files.end());
     return files;
+}
+
+/// The course's package list (scripts/setup/apt-packages.txt, which the first command installs
+/// from): one name a line, `#` comments.
+constexpr std::string_view kAptPackages = "scripts/setup/apt-packages.txt";
+
+/// Classroom 50's runtime block: the template's keys, and `apt`, the packages its grade job
+/// installs with sudo apt-get before the autograder runs (the hosted runner's user is not root,
+/// so the course's own set-up could not install them there).
+std::string classroom50_runtime(const fs::path& root) {
+    nlohmann::json runtime = nlohmann::json::parse(graders::kClassroom50Runtime);
+    nlohmann::json packages = nlohmann::json::array();
+    std::istringstream lines(read_file(root / kAptPackages));
+    for (std::string line; std::getline(lines, line);) {
+        const std::string name = trim(line);
+        if (!name.empty() && !name.starts_with('#')) {
+            packages.push_back(name);
+        }
+    }
+    if (packages.empty()) {
+        throw EnvironmentError("export: " + std::string(kAptPackages) +
+                               " lists no packages; it should name one Debian package a line.");
+    }
+    runtime["apt"] = std::move(packages);
+    return runtime.dump(2) + "\n";
 }
 
 /// Files whose edits do not change a grade: prose, notebooks, git's own settings.
@@ -162,7 +188,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     }
     write_file(target / kClassroom50Autograder,
                filled(graders::kClassroom50Autograder, {{"manifest_sha256", digest}}));
-    write_file(target / kClassroom50Runtime, std::string(graders::kClassroom50Runtime));
+    write_file(target / kClassroom50Runtime, classroom50_runtime(context.root()));
     write_file(target / kGradescopeSetup, std::string(graders::kGradescopeSetup));
     write_file(
         target / kGradescopeRun,
@@ -185,8 +211,8 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         << "  " << kClassroom50Autograder
         << ": Classroom 50's autograder (check --verify-tests, then check --all --classroom50 "
            "result.json); install it as <classroom>/autograders/<assignment>/autograder.py, and "
-        << kClassroom50Runtime << " as the assignment's runtime (runs-on: a GPU runner's label "
-        << "scores the [gpu] cases)\n"
+        << kClassroom50Runtime << " as the assignment's runtime (the packages its grade job "
+        << "installs; runs-on: a GPU runner's label scores the [gpu] cases)\n"
         << "  " << kGradescopeSetup << ", " << kGradescopeRun
         << ": Gradescope's autograder; its zip, with both at the root:\n"
         << "    cd " << target.string() << " && rm -f " << zip << " && zip -qr " << zip

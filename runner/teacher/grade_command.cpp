@@ -16,19 +16,22 @@ namespace torchlings::runner {
 
 ExitCode grade_command(Context& context, const GradeOptions& options) {
     if (options.verify_tests) {
-        const ExitCode verified = verify_tests(context);
-        if (verified == ExitCode::kTestsEdited && !options.gradescope_file.empty()) {
+        const Verification verified = verify_tests(context);
+        if (verified.code == ExitCode::kTestsEdited && !options.gradescope_file.empty()) {
             write_file(options.gradescope_file,
                        gradescope_refusal(
                            "Not graded: files of the course other than your exercise files "
-                           "differ from the class's (torchlings-manifest.json). Submit only "
-                           "your exercises/<lesson>/<id>.cpp files, or restore the others; the "
-                           "autograder's log lists them.")
+                           "differ from the class's copy:\n  " +
+                           join(verified.problems, "\n  ") +
+                           "\nSubmit only your exercises/<lesson>/<id>.cpp files (or your whole "
+                           "repository with the other files as the class gave them), then submit "
+                           "again.")
                                .dump(2) +
                            "\n");
         }
-        if (verified != ExitCode::kOk || (options.check.targets.empty() && !options.check.all)) {
-            return verified;
+        if (verified.code != ExitCode::kOk ||
+            (options.check.targets.empty() && !options.check.all)) {
+            return verified.code;
         }
     }
     const std::vector<const Exercise*> exercises =

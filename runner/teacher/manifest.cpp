@@ -3,6 +3,8 @@
 #include "teacher/manifest.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -22,10 +24,12 @@ namespace {
 /// edited manifest is refused as well as an edited test.
 constexpr const char* kManifestDigestVariable = "TORCHLINGS_MANIFEST_SHA256";
 
-/// Files of a learner copy that the manifest does not list but that cannot change how a test
-/// compiles: Markdown, notebooks, the learners' exercise files, and what lies in hidden folders
-/// (.git, .torchlings), build folders and the graders' folder.
-std::vector<std::string> unlisted_files(const Context& context, const HashList& listed) {
+/// Files of a learner copy that the manifest does not list and that are not passed over without a
+/// word: what lies in hidden folders (.git, .torchlings), build folders and the graders' folder,
+/// Markdown, notebooks and the learners' exercise files are; inert files go into `inert`, every
+/// other one is returned.
+std::vector<std::string> unlisted_files(const Context& context, const HashList& listed,
+                                        std::vector<std::string>& inert) {
     const std::vector<std::string> learners = learner_files(context);
     std::vector<std::string> found;
     std::error_code error;
@@ -46,16 +50,30 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         const std::string extension = path.extension().string();
         if (listed.contains(relative) || std::ranges::find(learners, relative) != learners.end() ||
             relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
-            name.starts_with('.')) {
+            name.starts_with('.') ||
+            (walk.depth() == 0 && std::ranges::find(kPlatformRootFiles, name) !=
+                                      kPlatformRootFiles.end())) {
             continue;
         }
-        found.push_back(relative);
+        (is_inert_file(relative) ? inert : found).push_back(relative);
     }
     std::sort(found.begin(), found.end());
+    std::sort(inert.begin(), inert.end());
     return found;
 }
 
 }  // namespace
+
+bool is_inert_file(const fs::path& relative) {
+    static constexpr std::array<std::string_view, 16> kInert = {
+        ".txt", ".pdf", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".csv",
+        ".log", ".zip", ".gz",  ".tar", ".docx", ".odt", ".rtf", ".html"};
+    std::string extension = relative.extension().string();
+    std::ranges::transform(extension, extension.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string name = relative.filename().string();
+    return std::ranges::find(kInert, extension) != kInert.end() && name != "CMakeLists.txt";
+}
 
 std::vector<std::string> learner_files(const Context& context) {
     std::vector<std::string> files;
@@ -66,7 +84,7 @@ std::vector<std::string> learner_files(const Context& context) {
     return files;
 }
 
-ExitCode verify_tests(Context& context) {
+Verification verify_tests(Context& context) {
     const fs::path manifest = context.root() / kTestManifest;
     std::error_code error;
     if (!fs::exists(manifest, error)) {
@@ -84,7 +102,7 @@ ExitCode verify_tests(Context& context) {
         out << style.bad("verify-tests: " + std::string(kTestManifest) + " itself was edited") +
                    " (its SHA-256 is " + manifest_digest + ", the class expects " + pinned +
                    " from " + kManifestDigestVariable + ").\n";
-        return ExitCode::kTestsEdited;
+        return {ExitCode::kTestsEdited, {std::string(kTestManifest) + " was edited"}};
     }
     std::vector<std::string> problems;
     const HashList expected = read_hash_list(manifest, "files");
@@ -96,11 +114,16 @@ ExitCode verify_tests(Context& context) {
             problems.push_back(path + " was edited");
         }
     }
-    for (const std::string& extra : unlisted_files(context, expected)) {
+    std::vector<std::string> inert;
+    for (const std::string& extra : unlisted_files(context, expected, inert)) {
         problems.push_back(extra +
                            " is not in the class's copy (a file the manifest does not list, such "
                            "as a header named like the course's, could change how the tests "
                            "compile): remove it");
+    }
+    for (const std::string& file : inert) {
+        out << "verify-tests: " << file
+            << " passed over (not in the class's copy, but no build step takes it in)\n";
     }
     if (!problems.empty()) {
         out << style.bad("verify-tests: " + std::to_string(problems.size()) + " of " +
@@ -112,11 +135,11 @@ ExitCode verify_tests(Context& context) {
         }
         out << "Only the exercise files under exercises/ are yours to change. Restore the others "
                "with `git checkout <first commit> -- <file>`.\n";
-        return ExitCode::kTestsEdited;
+        return {ExitCode::kTestsEdited, std::move(problems)};
     }
     out << style.good("verify-tests: ok") << ", " << expected.size() << " course files match "
         << kTestManifest << " (SHA-256 " << manifest_digest << ").\n";
-    return ExitCode::kOk;
+    return {};
 }
 
 }  // namespace torchlings::runner

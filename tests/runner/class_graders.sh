@@ -16,8 +16,10 @@
 # Untouched stubs score 0 of 7, every case of the exercise that does not compile still listed;
 # one solved exercise scores exactly its 2 cases; the solutions score 7 of 7; an edited test is
 # refused with a clear message (so is a file of the submission's that would replace one of the
-# course's, and a header added where the tests' includes would find it). Each result file is validated the way its platform validates it
-# (validate_results.py). The zip the export prints has setup.sh and run_autograder at its root.
+# course's, and a header added where the tests' includes would find it), and a stray notes.txt is
+# passed over with a note. Each result file is validated the way its platform validates it
+# (validate_results.py). The zip the export prints has setup.sh and run_autograder at its root,
+# and Gradescope's source/ is that zip unpacked, as Gradescope unpacks it (both scripts included).
 # Only ./torchlings is replaced (TORCHLINGS_COMMAND: the runner binary on this build), since the
 # wrapper would set up the real course. Prints "ok", "FAIL: <why>", or "TL_SKIP: <why>".
 set -u
@@ -98,33 +100,48 @@ for file in graders/classroom50/autograder.py graders/classroom50/runtime.json \
   [ -f "$class/$file" ] || fail "the export has no $file"
 done
 [ -e "$class/solutions" ] && fail "the export has solutions/"
-grep -q '"runs-on"' "$class/graders/classroom50/runtime.json" || fail "runtime.json names no runs-on"
+# runtime.json as Classroom 50's runtime.go reads it: known keys only, runs-on a label or a list
+# of 1 to 10, apt a list of package names (its grade job runs sudo apt-get install with them).
+python3 - "$class/graders/classroom50/runtime.json" <<'PY' || fail "runtime.json is not a runtime Classroom 50 accepts"
+import json, re, sys
+runtime = json.load(open(sys.argv[1], encoding="utf-8"))
+known = {"runs-on", "container", "python", "node", "java", "go", "rust", "apt"}
+assert set(runtime) <= known, f"keys Classroom 50 rejects: {set(runtime) - known}"
+labels = runtime["runs-on"]
+labels = [labels] if isinstance(labels, str) else labels
+assert isinstance(labels, list) and 1 <= len(labels) <= 10 and all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", l) for l in labels)  # RunsOnLabelPattern
+assert not ("apt" in runtime and "container" in runtime), "apt and container together"
+apt = runtime.get("apt")
+assert isinstance(apt, list) and apt, "no apt list: the hosted runner lacks the course's packages"
+assert all(re.fullmatch(r"[a-z0-9][a-z0-9.+-]{0,63}", name) for name in apt), apt  # AptPackagePattern
+assert "g++" in apt and "cmake" in apt, apt
+PY
 cp -R "$class" "$WORK/pristine"
 
 # The zip command the export printed, run as printed: setup.sh and run_autograder at the root.
 zip_command=$(grep -E '^ +cd .* && zip ' "$WORK/export.out" | sed 's/^ *//')
 [ -n "$zip_command" ] || fail "the export printed no zip command"
-if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
-  (eval "$zip_command") || fail "the zip command failed: $zip_command"
-  unzip -l "$WORK/autograder.zip" >"$WORK/zip.list" || fail "no $WORK/autograder.zip"
-  for entry in setup.sh run_autograder torchlings-manifest.json "$lesson/fx_todo.cpp" "$tests/fx_todo_test.cpp"; do
-    grep -Eq " $entry\$" "$WORK/zip.list" || { cat "$WORK/zip.list"; fail "the zip lacks $entry at its place"; }
-  done
-  grep -q " graders/" "$WORK/zip.list" && fail "the zip carries graders/"
-else
-  echo "(zip or unzip missing: the zip command is not run)"
-fi
+command -v zip >/dev/null 2>&1 || skip "no zip to make Gradescope's autograder.zip as the export says"
+(eval "$zip_command") || fail "the zip command failed: $zip_command"
+python3 -m zipfile -l "$WORK/autograder.zip" >"$WORK/zip.list" || fail "no $WORK/autograder.zip"
+for entry in setup.sh run_autograder torchlings-manifest.json "$lesson/fx_todo.cpp" "$tests/fx_todo_test.cpp"; do
+  grep -Eq "^$entry " "$WORK/zip.list" || { cat "$WORK/zip.list"; fail "the zip lacks $entry at its place"; }
+done
+grep -q "^graders/" "$WORK/zip.list" && fail "the zip carries graders/"
 
 generator=${GENERATOR:-}
 if [ -z "$generator" ]; then
   command -v ninja >/dev/null 2>&1 && generator=Ninja || generator="Unix Makefiles"
 fi
-set -- -S "$SOURCE_ROOT/tests/runner/class_build" -B "$WORK/build" -G "$generator" \
-  -DCMAKE_BUILD_TYPE=Release "-DCOURSE=$class"
-[ -n "${CXX_COMPILER:-}" ] && set -- "$@" "-DCMAKE_CXX_COMPILER=$CXX_COMPILER"
-[ -n "${CATCH2_DIR:-}" ] && set -- "$@" "-DCatch2_DIR=$CATCH2_DIR"
-[ -n "${JSON_DIR:-}" ] && set -- "$@" "-Dnlohmann_json_DIR=$JSON_DIR"
-cmake "$@" >"$WORK/configure.log" 2>&1 || { cat "$WORK/configure.log"; fail "the learner copy does not configure"; }
+configure_class() {  # configure_class <course> <build folder>
+  set -- -S "$SOURCE_ROOT/tests/runner/class_build" -B "$2" -G "$generator" \
+    -DCMAKE_BUILD_TYPE=Release "-DCOURSE=$1"
+  [ -n "${CXX_COMPILER:-}" ] && set -- "$@" "-DCMAKE_CXX_COMPILER=$CXX_COMPILER"
+  [ -n "${CATCH2_DIR:-}" ] && set -- "$@" "-DCatch2_DIR=$CATCH2_DIR"
+  [ -n "${JSON_DIR:-}" ] && set -- "$@" "-Dnlohmann_json_DIR=$JSON_DIR"
+  cmake "$@" >"$WORK/configure.log" 2>&1 || { cat "$WORK/configure.log"; fail "the learner copy does not configure"; }
+}
+configure_class "$class" "$WORK/build"
 
 TORCHLINGS_COMMAND="$RUNNER --build-dir $WORK/build --state $WORK/state.json --color=never"
 export TORCHLINGS_COMMAND
@@ -157,19 +174,38 @@ validate50() {  # validate50 <score> <max> <tests>
     $validate classroom50 "$class/result.json" "$@" || fail "Classroom 50's result.json"
 }
 
-# Gradescope: /autograder as a folder of this test; source/ is the unpacked zip.
+# Gradescope: /autograder as a folder of this test. As Gradescope builds its image, the whole
+# zip is unpacked into source/ (setup.sh and run_autograder there too), run_autograder is copied
+# to /autograder/run_autograder, and the class is configured and built there once (setup.sh's
+# part). Each submission then starts from that image as it was, in a new container: the image is
+# kept aside and copied back, times and all. GS_COURSE_FILE, when set (<path in the course>=
+# <from>), adds a file to the teacher's source/, as a changed zip would.
 ag="$WORK/autograder"
+mkdir -p "$ag/submission" "$ag/results"
+python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source" || fail "cannot unpack the zip"
+chmod +x "$ag/source/torchlings" "$ag/source/setup.sh" "$ag/source/run_autograder"
+cp "$ag/source/run_autograder" "$ag/run_autograder"
+configure_class "$ag/source" "$ag/build"
+# setup.sh's last step: every exercise built once from its stub (their verdicts are not kept).
+(cd "$ag/source" && $RUNNER --build-dir "$ag/build" --state "$WORK/gs-image-state.json" \
+   --color=never check --all) >"$WORK/gs-image.log" 2>&1 </dev/null
+rm -rf "$WORK/gs-image"
+cp -a "$ag" "$WORK/gs-image"
 gradescope() {  # gradescope <name> [<file in submission>=<from>...]
   name=$1; shift
   rm -rf "$ag"
-  mkdir -p "$ag/submission" "$ag/results"
-  ln -s "$class" "$ag/source"
-  cp "$ag/source/graders/gradescope/run_autograder" "$ag/run_autograder"
+  cp -a "$WORK/gs-image" "$ag"
+  if [ -n "${GS_COURSE_FILE:-}" ]; then
+    mkdir -p "$(dirname "$ag/source/${GS_COURSE_FILE%%=*}")"
+    cp "${GS_COURSE_FILE#*=}" "$ag/source/${GS_COURSE_FILE%%=*}"
+  fi
   for pair in "$@"; do
     mkdir -p "$(dirname "$ag/submission/${pair%%=*}")"
     cp "${pair#*=}" "$ag/submission/${pair%%=*}"
   done
-  (cd "$ag" && TORCHLINGS_AUTOGRADER_ROOT="$ag" bash ./run_autograder) >"$WORK/$name.out" 2>&1 </dev/null
+  (cd "$ag" && TORCHLINGS_AUTOGRADER_ROOT="$ag" \
+     TORCHLINGS_COMMAND="$RUNNER --build-dir $ag/build --state $ag/state.json --color=never" \
+     bash ./run_autograder) >"$WORK/$name.out" 2>&1 </dev/null
   code=$?
   printf -- '--- Gradescope, %s (exit code %s)\n' "$name" "$code"
   cat "$WORK/$name.out"
@@ -246,12 +282,22 @@ restore
 # A file the manifest does not list, where the tests' includes would find it first (in the
 # course itself, not from the submission): check --verify-tests refuses, and still writes the
 # Gradescope results, scoring 0.
-mkdir -p "$class/$tests/tl_test"
-printf '#define CHECK(x) ((void)0)\n#include_next <tl_test/catch.h>\n' >"$class/$tests/tl_test/catch.h"
-gradescope gs_shadow "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
+printf '#define CHECK(x) ((void)0)\n#include_next <tl_test/catch.h>\n' >"$WORK/shadow.h"
+GS_COURSE_FILE="$tests/tl_test/catch.h=$WORK/shadow.h" gradescope gs_shadow "fx_todo.cpp=$WORK/solutions/fx_todo.cpp"
 $validate gradescope "$results" 0 0 0 || fail "Gradescope's results.json of a refusal"
 has "$results" "Not graded: files of the course other than your exercise files"
+has "$results" "$tests/tl_test/catch.h is not in the class's copy"
 has "$WORK/gs_shadow.out" "$tests/tl_test/catch.h is not in the class's copy"
-rm -rf "$class/$tests/tl_test"
+# A stray file that no build step takes in (a learner's notes) is passed over with a note, on both.
+printf 'my notes\n' >"$WORK/notes.txt"
+GS_COURSE_FILE="notes.txt=$WORK/notes.txt" gradescope gs_notes "fx_pass.cpp=$WORK/solutions/fx_pass.cpp"
+$validate gradescope "$results" 2 7 7 || fail "Gradescope's results.json with a stray notes.txt"
+has "$WORK/gs_notes.out" "notes.txt passed over"
+restore
+cp "$WORK/notes.txt" "$class/notes.txt"
+classroom50 notes
+[ "$code" = 0 ] || fail "autograder.py did not grade a checkout with a stray notes.txt"
+validate50 0 7 7
+rm -f "$class/notes.txt"
 restore
 echo ok

@@ -1,6 +1,7 @@
 # @file
 # export_configures.cmake: a learner copy of the course (`export --learner`) must configure and
-# build on its own, without solutions/: it has the exercise targets, no solution tests, the
+# build on its own, without solutions/, with the preset a student's first command uses: it has the
+# exercise targets, no solution tests, the
 # catalogue of mistakes without its diffs, and its own runner accepts its own tests
 # (check --verify-tests).
 #
@@ -42,9 +43,14 @@ if(NOT text MATCHES "\n## always_cpu: " OR NOT text MATCHES "\ncaught by:" OR te
                       "drop the diffs:\n${text}")
 endif()
 
-run_or_fail("configuring the learner copy"
-  "${CMAKE_COMMAND}" -S "${copy}" -B "${build}" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
-  "-DTorch_DIR=${TORCH_DIR}" -DTORCHLINGS_BENCHMARKS=OFF -DTORCHLINGS_PCH=OFF)
+# Configured as a student's first command configures it (the wrapper's preset, benchmarks and
+# all): every CMakeLists.txt of the copy must find its sources without solutions/.
+run_or_fail("configuring the learner copy with the students' preset"
+  "${CMAKE_COMMAND}" -E chdir "${copy}"
+  "${CMAKE_COMMAND}" --preset dev -B "${build}" -G "${GENERATOR}" "-DTorch_DIR=${TORCH_DIR}")
+if(NOT last_output MATCHES "bench_data_parallel: not built")
+  message(FATAL_ERROR "configure should say that bench_data_parallel is left out:\n${last_output}")
+endif()
 run_or_fail("building the learner copy's runner"
   "${CMAKE_COMMAND}" --build "${build}" --target torchlings-runner)
 run_or_fail("listing its targets" "${CMAKE_COMMAND}" --build "${build}" --target help)

@@ -9,7 +9,8 @@ SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and REVIEW_URL set. Two commands grade:
   2. ./torchlings check --all --classroom50 result.json   one point per test case
 Nothing of the checkout runs before its files are known to be the class's own: the manifest's
 digest, then each listed file's (./torchlings and the build files included), are checked here
-first. Edited files: exit 1, which the runner records as an error, with the files in the log.
+first. Edited files: exit 1, which the runner records as an error, with the files in the log;
+a grading machine that cannot check (no compiler, say) is told apart from edited files.
 TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
 """
 
@@ -60,10 +61,16 @@ if edited:
     sys.exit(1)
 torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
 env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
+TESTS_EDITED = 5  # the runner's exit code for files that differ from the class's copy
 verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, check=False)
-if verified.returncode != 0:
+if verified.returncode == TESTS_EDITED:
     print("autograder: not graded: files other than the exercise files differ from the class's "
           "(listed above); restore them and submit again.", file=sys.stderr)
+    sys.exit(1)
+if verified.returncode != 0:
+    print(f"autograder: not graded: the grader could not check this submission (exit code "
+          f"{verified.returncode}: a problem of the grading machine, not of your files; the lines "
+          "above say what). Tell your teacher, who can read this log.", file=sys.stderr)
     sys.exit(1)
 subprocess.run(torchlings + ["check", "--all", "--classroom50", "result.json"], env=env,
                check=False)
