@@ -1,0 +1,194 @@
+#!/bin/bash
+# A class of this course graded as its platform grades it, on the platform's own base system, from
+# a real export (`./torchlings export --learner`) of this checkout's committed HEAD:
+#
+#   scripts/class_platform_check.sh classroom50   Classroom 50's default grade job: a stock Ubuntu
+#       24.04 root (ubuntu-latest), only the packages the exported runtime.json lists installed
+#       the way its workflow installs them (sudo apt-get install -y --no-install-recommends), and
+#       the autograder run by the non-root user `runner` in a clone of the class repository, with
+#       the environment Classroom 50's runner.py gives it (CI=true, CLASSROOM, ASSIGNMENT,
+#       SUBMISSION_TAG, USERNAME, OWNER, COMMIT_URL, RELEASE_URL, REVIEW_URL, ...). Its Python is
+#       the root's (Ubuntu's 3.12; the hosted job's setup-python gives 3.14).
+#   scripts/class_platform_check.sh gradescope    Gradescope's default base image: a stock Ubuntu
+#       22.04 root; the autograder zip, made with the command the export prints, unpacked into
+#       /autograder/source; run_autograder copied to /autograder/run_autograder; setup.sh run
+#       once as root (the image build); each submission graded by /autograder/run_autograder
+#       as root in a fresh copy of that image, its files in /autograder/submission, its score read
+#       from /autograder/results/results.json.
+#
+# Three submissions each: the untouched stubs score 0 with every case listed; one solved exercise
+# (count_devices) scores exactly its cases; every exercise solved scores full marks. Each result
+# file is checked the way its platform checks it (tests/runner/validate_results.py). The wall time
+# and peak memory (GNU time's maximum resident set size of the grading process tree) of the set-up
+# and of every submission are printed. No pip cache is lent: every download happens, as on the
+# platform (on Classroom 50 the first submission is the cold one; the next two reuse its work). Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for
+# the export, zip, and what scripts/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR and STOCK_KEEP
+# as there. Exit status 0 only if every submission scored as it should.
+set -euo pipefail
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+PLATFORM=${1:-}
+case $PLATFORM in
+  classroom50) STOCK_SUITE=noble ;;
+  gradescope) STOCK_SUITE=jammy ;;
+  *) echo "usage: $0 classroom50|gradescope" >&2; exit 64 ;;
+esac
+export STOCK_SUITE
+STOCK_ROOT=${STOCK_ROOT:-/tmp/torchlings-$PLATFORM}
+STOCK_PIP_CACHE=none
+. "$ROOT/scripts/stock_root.sh"
+say() { printf '%s: %s\n' "$PLATFORM" "$*" >&2; }
+
+RUNNER=${RUNNER:-$(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null | head -n 1)}
+[ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
+command -v zip >/dev/null 2>&1 || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
+WORK="$DIR.work"
+rm -rf "$WORK"
+mkdir -p "$WORK"
+validate() { python3 "$ROOT/tests/runner/validate_results.py" "$@"; }
+
+# --- The class: a real export of the committed course ----------------------------------------------
+git clone -q --no-local "$ROOT" "$WORK/course"
+"$RUNNER" --root "$WORK/course" --build-dir "$WORK/course-build" --state "$WORK/state.json" \
+  --color=never export --learner "$WORK/class" >"$WORK/export.out" 2>&1 </dev/null \
+  || { cat "$WORK/export.out" >&2; die "export --learner failed"; }
+solved_one=exercises/01_availability/count_devices.cpp
+[ -f "$WORK/class/$solved_one" ] || die "the class has no $solved_one"
+# Every solution file, by its path in the class (solutions/<lesson>/<file> -> exercises/<lesson>/<file>).
+solutions=$(cd "$WORK/course/solutions" && ls -d [0-9][0-9]_*/*.* | grep -v /mistakes)
+
+make_stock_root
+part "the stock root"
+metric() {  # metric <what> <GNU time's -v output>: wall time and peak memory
+  local rss
+  rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
+  say "$1: $(( $(date +%s) - metric_started )) s, peak memory $(( ${rss:-0} / 1024 )) MiB"
+}
+cases_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]))' "$1"; }
+cases_named() {  # the cases whose name starts with "<id>: "
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+prefix = sys.argv[2] + ": "
+print(sum(1 for t in data["tests"] if t.get("test-name", t.get("name", "")).startswith(prefix)))
+PY
+}
+
+failed=""
+check_scores() {  # check_scores <platform> <file> <name>
+  local platform=$1 file=$2 name=$3 total
+  total=$(cases_of "$file")
+  case $name in
+    untouched) validate "$platform" "$file" 0 "$total" "$total" || failed="$failed $name" ;;
+    one_solved) validate "$platform" "$file" "$(cases_named "$file" count_devices)" "$total" "$total" \
+                  || failed="$failed $name"
+                [ "$(cases_named "$file" count_devices)" -gt 0 ] || failed="$failed $name(no-cases)" ;;
+    solved) validate "$platform" "$file" "$total" "$total" "$total" || failed="$failed $name" ;;
+  esac
+  say "$name: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(t["score"] for t in d["tests"]), "of", len(d["tests"]), "cases")' "$file")"
+}
+
+if [ "$PLATFORM" = classroom50 ]; then
+  # --- Classroom 50: the grade job's packages, then the autograder as `runner` ------------------
+  apt=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["apt"]))' \
+        "$WORK/class/graders/classroom50/runtime.json")
+  say "the workflow's step: sudo apt-get install -y --no-install-recommends $apt"
+  in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
+    && apt-get install -y -qq --no-install-recommends $apt time >/dev/null" \
+    || die "the runtime's apt packages do not install on $SUITE"
+  in_root 'useradd --create-home --uid 1001 runner'
+  part "the grade job's packages"
+  home=$DIR/home/runner
+  # The class repository of one student, and the autograder installed apart, as runner.py keeps it.
+  (cd "$WORK/class" && git init -q && git add -A \
+     && git -c user.name=teacher -c user.email=teacher@example.com commit -q -m "Course")
+  git clone -q --no-local "$WORK/class" "$home/work/class"
+  mkdir -p "$home/work/_temp/classroom50-runtime/course"
+  cp "$WORK/class/graders/classroom50/autograder.py" "$home/work/_temp/classroom50-runtime/course/"
+  chroot "$DIR" chown -R runner:runner /home/runner
+  # grade50 <name>: one push. The first is graded cold, as every push is on the platform; to save
+  # time here the next two reuse its download and build (the scores do not depend on it).
+  grade50() {
+    local name=$1
+    rm -f "$home/work/class/result.json"
+    metric_started=$(date +%s)
+    set +e
+    chroot --userspec=runner:runner "$DIR" /usr/bin/env -i HOME=/home/runner USER=runner \
+      LANG=C.UTF-8 TERM=dumb PATH=/usr/local/bin:/usr/bin:/bin CI=true GITHUB_ACTIONS=true \
+      RUNNER_TEMP=/home/runner/work/_temp CLASSROOM=torchlings-fall ASSIGNMENT=course \
+      SUBMISSION_TAG=submit/2026-11-27T10-00-00Z-0123abc USERNAME=learner OWNER=learner \
+      ASSIGNMENT_TYPE=individual PAGES_BASE_URL=https://class.github.io/classroom50 \
+      COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
+      RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-27T10-00-00Z-0123abc \
+      REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
+      CLASSROOM50_BUNDLE_DIR=/home/runner/work/_temp/classroom50-runtime/course \
+      /bin/bash -c 'cd /home/runner/work/class && /usr/bin/time -v -o /tmp/grade.time \
+        python3 /home/runner/work/_temp/classroom50-runtime/course/autograder.py' \
+      >"$WORK/$name.out" 2>&1 </dev/null
+    local code=$?
+    set -e
+    metric "$name" "$DIR/tmp/grade.time"
+    if [ "$code" != 0 ] || [ ! -f "$home/work/class/result.json" ]; then
+      tail -n 40 "$WORK/$name.out" >&2
+      say "$name: the autograder exited $code (Classroom 50 records an error)"
+      failed="$failed $name"
+      return 0
+    fi
+    cp "$home/work/class/result.json" "$WORK/$name.result.json"
+    CLASSROOM=torchlings-fall ASSIGNMENT=course SUBMISSION_TAG=submit/2026-11-27T10-00-00Z-0123abc \
+      COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
+      RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-27T10-00-00Z-0123abc \
+      REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
+      check_scores classroom50 "$WORK/$name.result.json" "$name"
+  }
+  grade50 untouched
+  cp "$WORK/course/solutions/01_availability/count_devices.cpp" "$home/work/class/$solved_one"
+  grade50 one_solved
+  for file in $solutions; do cp "$WORK/course/solutions/$file" "$home/work/class/exercises/$file"; done
+  chroot "$DIR" chown -R runner:runner /home/runner/work/class
+  grade50 solved
+else
+  # --- Gradescope: the image (setup.sh), then each submission in a fresh copy of it -------------
+  in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends time >/dev/null'
+  zip_command=$(grep -E '^ +cd .* && zip ' "$WORK/export.out" | sed 's/^ *//')
+  [ -n "$zip_command" ] || die "the export printed no zip command"
+  (eval "$zip_command") || die "the zip command failed: $zip_command"
+  ag=$DIR/autograder
+  mkdir -p "$ag/submission" "$ag/results"
+  python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source"
+  cp "$ag/source/run_autograder" "$ag/run_autograder"
+  chmod +x "$ag/run_autograder"
+  metric_started=$(date +%s)
+  in_root 'apt-get update -qq >/dev/null; cd /autograder/source && /usr/bin/time -v -o /tmp/setup.time bash ./setup.sh' \
+    >"$WORK/setup.out" 2>&1 || { tail -n 60 "$WORK/setup.out" >&2; die "setup.sh failed: the image does not build"; }
+  metric "setup.sh (the image)" "$DIR/tmp/setup.time"
+  du -sh "$ag" >&2 || true
+  rm -rf "$DIR/autograder.image"
+  cp -a "$ag" "$DIR/autograder.image"
+  grade_gs() {  # grade_gs <name> <file in submission>=<from>...
+    local name=$1 pair
+    shift
+    rm -rf "$ag"
+    cp -a "$DIR/autograder.image" "$ag"
+    for pair in "$@"; do
+      mkdir -p "$(dirname "$ag/submission/${pair%%=*}")"
+      cp "${pair#*=}" "$ag/submission/${pair%%=*}"
+    done
+    metric_started=$(date +%s)
+    in_root 'cd /autograder && /usr/bin/time -v -o /tmp/grade.time ./run_autograder' \
+      >"$WORK/$name.out" 2>&1 || { tail -n 40 "$WORK/$name.out" >&2; failed="$failed $name"; return 0; }
+    metric "$name" "$DIR/tmp/grade.time"
+    [ -f "$ag/results/results.json" ] || { say "$name: no results.json"; failed="$failed $name"; return 0; }
+    cp "$ag/results/results.json" "$WORK/$name.results.json"
+    check_scores gradescope "$WORK/$name.results.json" "$name"
+  }
+  untouched=()
+  for file in $solutions; do untouched+=("exercises/$file=$WORK/class/exercises/$file"); done
+  grade_gs untouched "${untouched[@]}"
+  grade_gs one_solved "count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
+  solved=()
+  for file in $solutions; do solved+=("exercises/$file=$WORK/course/solutions/$file"); done
+  grade_gs solved "${solved[@]}"
+fi
+
+[ -z "$failed" ] || die "failed:$failed"
+say "all three submissions scored as they should on $SUITE in $(( $(date +%s) - started )) s"

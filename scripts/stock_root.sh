@@ -1,0 +1,118 @@
+# stock_root.sh: a stock Debian or Ubuntu root made with debootstrap, for the scripts that meet
+# the course the way a new machine meets it (stock_debian_check.sh, class_platform_check.sh).
+# Sourced, with ROOT (the course) set and `set -euo pipefail` on. Reads:
+#   STOCK_SUITE       Debian suite (default: trixie), or an Ubuntu one (jammy, noble, ...)
+#   STOCK_ROOT        where the root is made (default: /tmp/torchlings-stock-<suite>); removed first
+#   STOCK_MIRROR      the distribution's mirror (default: http://deb.debian.org/debian, or
+#                     http://archive.ubuntu.com/ubuntu for Ubuntu, whose archive key comes from
+#                     the mirror's ubuntu-keyring package, over HTTPS)
+#   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
+#   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root's /root (default: this
+#                     machine's ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none)
+# Defines SUITE, DIR, DISTRO, say, die, part, in_root (a command as root with a clean, login-like
+# environment) and make_stock_root, which makes the root, mounts /proc and /dev, copies in
+# /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
+# /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
+# both; minbase lacks them). The root is unmounted and removed when the calling script exits.
+SUITE=${STOCK_SUITE:-trixie}
+DIR=${STOCK_ROOT:-/tmp/torchlings-stock-$SUITE}
+case $SUITE in
+  jammy|noble|oracular|plucky|questing) DISTRO=ubuntu ;;
+  *) DISTRO=debian ;;
+esac
+if [ "$DISTRO" = ubuntu ]; then
+  MIRROR=${STOCK_MIRROR:-http://archive.ubuntu.com/ubuntu}
+else
+  MIRROR=${STOCK_MIRROR:-http://deb.debian.org/debian}
+fi
+PIP_CACHE=${STOCK_PIP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pip}
+
+say() { printf 'stock: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+started=$(date +%s)
+part_started=$started
+part() {  # part <name>: print the time of the part that ends here
+  now=$(date +%s)
+  say "$1 done in $((now - part_started)) s (total $((now - started)) s)"
+  part_started=$now
+}
+
+unmount_all() {
+  for m in root/.cache/pip dev/pts dev proc; do
+    if mountpoint -q "$DIR/$m" 2>/dev/null; then umount -l "$DIR/$m" || true; fi
+  done
+}
+cleanup() {
+  unmount_all
+  rm -rf "$DIR.keyring"
+  if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
+}
+
+# Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
+in_root() {
+  chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
+}
+
+make_stock_root() {
+  [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
+  case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
+  if ! command -v debootstrap >/dev/null 2>&1; then
+    say "installing debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 \
+      || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+           && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; } \
+      || die "could not install debootstrap"
+  fi
+  unmount_all
+  rm -rf --one-file-system "$DIR" "$DIR.keyring"
+  trap cleanup EXIT
+  bootstrap=(--variant=minbase)
+  if [ "$DISTRO" = ubuntu ]; then
+    # Ubuntu's archive key, from the suite's own ubuntu-keyring package (fetched over HTTPS: apt
+    # checks the packages against it, so they may come over HTTP, as a stock root fetches them), the
+    # components a stock Ubuntu enables (universe holds Catch2, CLI11 and Ninja); debootstrap's script
+    # for the suite, or gutsy's, which every Ubuntu suite since shares.
+    secure=${MIRROR/#http:/https:}
+    keyring_deb=$(curl -fsS "$secure/dists/$SUITE/main/binary-amd64/Packages.gz" | gzip -dc \
+      | awk '/^Package: ubuntu-keyring$/ {p = 1} p && /^Filename:/ && !n++ {print $2}') \
+      || die "could not read $SUITE's package list from $secure"
+    mkdir -p "$DIR.keyring"
+    curl -fsS -o "$DIR.keyring/keyring.deb" "$secure/$keyring_deb" \
+      && dpkg-deb -x "$DIR.keyring/keyring.deb" "$DIR.keyring" \
+      || die "could not fetch Ubuntu's archive key ($secure/$keyring_deb)"
+    script=/usr/share/debootstrap/scripts/$SUITE
+    [ -e "$script" ] || script=/usr/share/debootstrap/scripts/gutsy
+    bootstrap+=(--keyring="$DIR.keyring/usr/share/keyrings/ubuntu-archive-keyring.gpg"
+                --components=main,universe)
+  fi
+  say "debootstrap --variant=minbase $SUITE $DIR"
+  debootstrap "${bootstrap[@]}" "$SUITE" "$DIR" "$MIRROR" ${script:+"$script"} \
+    >"$DIR.debootstrap.log" 2>&1 \
+    || { tail -n 20 "$DIR.debootstrap.log" >&2; die "debootstrap failed (log: $DIR.debootstrap.log)"; }
+  if [ "$DISTRO" = ubuntu ]; then  # a stock Ubuntu also takes the suite's updates
+    echo "deb $MIRROR $SUITE-updates main universe" >>"$DIR/etc/apt/sources.list"
+    echo "deb $MIRROR $SUITE-security main universe" >>"$DIR/etc/apt/sources.list"
+  fi
+  mount -t proc proc "$DIR/proc"
+  mount --bind /dev "$DIR/dev"
+  mount --bind /dev/pts "$DIR/dev/pts"
+  cp /etc/resolv.conf "$DIR/etc/resolv.conf"
+  # A Debian installation names the machine in /etc/hosts; minbase leaves it out, and torchrun's
+  # rendezvous looks its own host name up.
+  cp /etc/hosts "$DIR/etc/hosts"
+  [ -f /etc/pip.conf ] && cp /etc/pip.conf "$DIR/etc/pip.conf"
+  if [ "$PIP_CACHE" != none ] && [ -d "$PIP_CACHE" ]; then
+    mkdir -p "$DIR/root/.cache/pip"
+    mount --bind "$PIP_CACHE" "$DIR/root/.cache/pip"
+    say "pip cache lent from $PIP_CACHE"
+  fi
+
+  # What a stock installation has and minbase lacks: the certificate store and git, to clone with.
+  mkdir -p "$DIR/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$DIR/usr/local/share/ca-certificates/" 2>/dev/null || true
+  in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
+    && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null && update-ca-certificates >/dev/null' \
+    || die "could not install ca-certificates and git in the root"
+}
