@@ -360,10 +360,11 @@ class Site:
 
         api = "[classes](annotated.html), [files](files.html)"
         english = [("readme", "The course's README"), ("cheatsheet", None), ("platforms", None),
-                   ("performance", None), ("maintainers", None),
+                   ("performance", None), ("teachers", None), ("maintainers", None),
                    ("runner_readme", "The runner: commands, exit codes, metadata")]
         korean = [("readme_ko", "과정 README"), ("cheatsheet_ko", None), ("glossary_ko", None),
-                  ("platforms_ko", None), ("performance_ko", None), ("maintainers_ko", None)]
+                  ("platforms_ko", None), ("performance_ko", None), ("teachers_ko", None),
+                  ("maintainers_ko", None)]
         # The Korean main page is the first subpage: at the top of the sidebar for a Korean reader.
         main = opening("mainpage.md", "English · @subpage mainpage_ko \"한국어\"")
         main += ["", heading("Lessons"), ""] + lesson_rows("en")
