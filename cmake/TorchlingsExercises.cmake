@@ -85,6 +85,12 @@ function(torchlings_add_exercise id)
   if(NOT TORCHLINGS_STUB_CHECK OR ARG_NO_CTEST)
     set_target_properties(ex_${id} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
+  # Full RELRO: every library call is bound before main and the table of them is then read-only,
+  # so code in the learner's file cannot point the reporter's calls (HMAC, write, close) at its
+  # own functions. Mach-O binds its own way; this is for ELF.
+  if(NOT APPLE)
+    target_link_options(ex_${id} PRIVATE "LINKER:-z,relro" "LINKER:-z,now")
+  endif()
   if(ARG_SOLUTION)
     add_executable(ex_${id}_solution "${ARG_SOLUTION}" $<TARGET_OBJECTS:torchlings_reporter_first>)
     target_link_libraries(ex_${id}_solution PRIVATE ex_${id}_tests torchlings_warnings

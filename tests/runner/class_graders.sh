@@ -229,6 +229,16 @@ $validate gradescope "$results" 0 7 7 || fail "Gradescope's results.json"
 has "$results" '"fx_compile_error: adds negative numbers"'
 has "$results" 'The build failed'
 
+# The learner's program is linked with full RELRO: its table of library calls is bound before
+# main and read-only, so a learner file cannot redirect the reporter's calls.
+if command -v readelf >/dev/null 2>&1; then
+  readelf -d "$WORK/build/bin/ex_fx_pass" >"$WORK/dynamic.txt" 2>&1 || fail "readelf -d ex_fx_pass"
+  grep -Eq 'BIND_NOW|FLAGS_1.* NOW' "$WORK/dynamic.txt" \
+    || { cat "$WORK/dynamic.txt"; fail "ex_fx_pass is not linked with -z now (full RELRO)"; }
+  readelf -lW "$WORK/build/bin/ex_fx_pass" | grep -q GNU_RELRO \
+    || fail "ex_fx_pass has no GNU_RELRO segment"
+fi
+
 # 2. One exercise solved: exactly its two cases.
 restore
 cp "$WORK/solutions/fx_pass.cpp" "$class/$lesson/fx_pass.cpp"
