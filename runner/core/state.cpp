@@ -331,15 +331,12 @@ void StateFile::save() {
     exercises_ = std::move(merged);
     current_ = std::move(current);
 
-    // Write a sibling file, then rename it over the old one: a reader (or a crash) sees either
-    // the old file or the new one, never half of one.
-    const fs::path temporary = path_.string() + ".tmp." + std::to_string(::getpid());
-    write_file(temporary, to_json());
-    fs::rename(temporary, path_, error);
-    if (error) {
-        const std::string reason = error.message();
-        fs::remove(temporary, error);
-        throw EnvironmentError("cannot save progress to " + path_.string() + ": " + reason);
+    // Written whole beside it, then renamed over it (replace_file): a reader (or a crash) sees
+    // the old file or the new one, and a link planted at the path is replaced, not followed.
+    try {
+        replace_file(path_, to_json());
+    } catch (const EnvironmentError& failure) {
+        throw EnvironmentError("cannot save progress to " + path_.string() + ": " + failure.what());
     }
     loaded_ = exercises_;
     loaded_current_ = current_;

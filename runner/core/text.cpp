@@ -3,6 +3,7 @@
 #include "core/text.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -182,28 +183,23 @@ std::string read_file(const fs::path& path) {
     return content.str();
 }
 
-void write_file(const fs::path& path, std::string_view content) {
-    std::error_code error;
-    if (path.has_parent_path()) {
-        fs::create_directories(path.parent_path(), error);
+namespace {
+
+/// The reason and fix for a failed write to `path` in `folder`, as an EnvironmentError.
+[[noreturn]] void write_failed(const fs::path& path, const std::string& folder, int number) {
+    std::string fix;
+    if (number == EACCES || number == EPERM || number == EROFS) {
+        fix = "make it writable: chmod u+w " + folder;
+    } else if (number == ENOSPC || number == EDQUOT) {
+        fix = "free some disk space (df -h " + folder + ")";
+    } else if (number == EISDIR) {
+        fix = "move the folder " + path.string() + " out of the way";
     }
-    // POSIX calls, so that the message names the real cause (errno), never "Success".
-    const std::string folder = path.has_parent_path() ? path.parent_path().string() : ".";
-    const auto fail = [&](int number) {
-        std::string fix;
-        if (number == EACCES || number == EPERM || number == EROFS) {
-            fix = "make it writable: chmod u+w " + folder;
-        } else if (number == ENOSPC || number == EDQUOT) {
-            fix = "free some disk space (df -h " + folder + ")";
-        } else if (number == EISDIR) {
-            fix = "move the folder " + path.string() + " out of the way";
-        }
-        throw EnvironmentError("cannot write " + path.string() + ": " + std::strerror(number), fix);
-    };
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fail(errno);
-    }
+    throw EnvironmentError("cannot write " + path.string() + ": " + std::strerror(number), fix);
+}
+
+/// Writes all of `content` to `fd` and closes it; the errno of the first failure, or 0.
+int write_all_and_close(int fd, std::string_view content) {
     std::size_t done = 0;
     while (done < content.size()) {
         const ssize_t count = ::write(fd, content.data() + done, content.size() - done);
@@ -213,12 +209,55 @@ void write_file(const fs::path& path, std::string_view content) {
         if (count <= 0) {
             const int number = count < 0 ? errno : ENOSPC;
             ::close(fd);
-            fail(number);
+            return number;
         }
         done += static_cast<std::size_t>(count);
     }
-    if (::close(fd) != 0) {
-        fail(errno);
+    return ::close(fd) != 0 ? errno : 0;
+}
+
+}  // namespace
+
+void write_file(const fs::path& path, std::string_view content) {
+    std::error_code error;
+    if (path.has_parent_path()) {
+        fs::create_directories(path.parent_path(), error);
+    }
+    // POSIX calls, so that the message names the real cause (errno), never "Success".
+    const std::string folder = path.has_parent_path() ? path.parent_path().string() : ".";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        write_failed(path, folder, errno);
+    }
+    if (const int number = write_all_and_close(fd, content); number != 0) {
+        write_failed(path, folder, number);
+    }
+}
+
+void replace_file(const fs::path& path, std::string_view content) {
+    std::error_code error;
+    if (path.has_parent_path()) {
+        fs::create_directories(path.parent_path(), error);
+    }
+    const std::string folder = path.has_parent_path() ? path.parent_path().string() : ".";
+    // mkstemp: a name no other process can guess, created with O_EXCL, so a link planted at
+    // any name is never followed; rename then replaces whatever `path` was (a link included)
+    // with this file, so a reader sees the old file or the new one, never half of one.
+    std::string temporary = path.string() + ".XXXXXX";
+    const int fd = ::mkstemp(temporary.data());
+    if (fd < 0) {
+        write_failed(path, folder, errno);
+    }
+    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    ::fchmod(fd, 0644);
+    if (const int number = write_all_and_close(fd, content); number != 0) {
+        ::unlink(temporary.c_str());
+        write_failed(path, folder, number);
+    }
+    if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        const int number = errno;
+        ::unlink(temporary.c_str());
+        write_failed(path, folder, number);
     }
 }
 

@@ -18,8 +18,8 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
     if (options.verify_tests) {
         const Verification verified = verify_tests(context);
         if (verified.code == ExitCode::kTestsEdited && !options.gradescope_file.empty()) {
-            write_file(options.gradescope_file,
-                       gradescope_refusal(
+            replace_file(options.gradescope_file,
+                         gradescope_refusal(
                            "Not graded: files of the course other than your exercise files "
                            "differ from the class's copy:\n  " +
                            join(verified.problems, "\n  ") +
@@ -46,7 +46,7 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         options.reports() ? describe_all(context, checked.outcomes) : std::vector<ExerciseReport>();
     const auto write_report = [&context](const std::string& file, const std::string& what,
                                          const std::string& text) {
-        write_file(file, text);
+        replace_file(file, text);
         context.out() << what << " written to " << context.show(file) << "\n";
     };
     if (!options.junit_file.empty()) {

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <string>
+
+#include <unistd.h>
 #include "tl_test/catch.h"
 
 #include "core/errors.h"
@@ -12,6 +15,7 @@
 #include "temp_dir.h"
 
 namespace tl = torchlings::runner;
+namespace fs = std::filesystem;
 
 TEST_CASE("split_lines keeps a last line without newline and drops carriage returns") {
     CHECK(tl::split_lines("").empty());
@@ -55,6 +59,26 @@ TEST_CASE("read_file names the file it cannot read") {
                         Catch::Matchers::ContainsSubstring("absent.json"));
     tl::write_file(dir.path() / "sub" / "f.txt", "content");
     CHECK(tl::read_file(dir.path() / "sub" / "f.txt") == "content");
+}
+
+TEST_CASE("replace_file replaces a link planted at its path instead of writing through it") {
+    const tl::testing::TempDir dir;
+    const fs::path course_file = dir.write("course/CMakeLists.txt", "the course's own\n");
+    const fs::path state = dir.path() / "state.json";
+    fs::create_symlink(course_file, state);
+    // And at the names the state's temporary had before: the process id is no secret.
+    fs::create_symlink(course_file, state.string() + ".tmp." + std::to_string(::getpid()));
+
+    tl::replace_file(state, "{}\n");
+    CHECK(tl::read_file(course_file) == "the course's own\n");
+    CHECK_FALSE(fs::is_symlink(state));
+    CHECK(tl::read_file(state) == "{}\n");
+    // Nothing is left beside it but the planted link.
+    int entries = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) {
+        ++entries;
+    }
+    CHECK(entries == 3);  // course/, state.json, the planted .tmp link
 }
 
 TEST_CASE("a batch reports its most serious outcome, all-skipped only when all were") {
