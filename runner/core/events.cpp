@@ -22,7 +22,10 @@ namespace {
 
 std::string string_field(const json& event, const char* key) {
     const auto found = event.find(key);
-    return found != event.end() && found->is_string() ? found->get<std::string>() : std::string();
+    // Text from the test program: its control characters are shown, never obeyed.
+    return found != event.end() && found->is_string()
+               ? with_visible_controls(found->get_ref<const std::string&>())
+               : std::string();
 }
 
 std::vector<std::string> strings_field(const json& event, const char* key) {
@@ -31,7 +34,7 @@ std::vector<std::string> strings_field(const json& event, const char* key) {
     if (found != event.end() && found->is_array()) {
         for (const json& item : *found) {
             if (item.is_string()) {
-                items.push_back(item.get<std::string>());
+                items.push_back(with_visible_controls(item.get_ref<const std::string&>()));
             }
         }
     }

@@ -155,6 +155,31 @@ std::string valid_utf8(std::string_view text) {
     return result;
 }
 
+std::string with_visible_controls(std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string result;
+    result.reserve(text.size());
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const auto c = static_cast<unsigned char>(text[at]);
+        const bool c1 = c == 0xC2 && at + 1 < text.size() &&
+                        static_cast<unsigned char>(text[at + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(text[at + 1]) <= 0x9F;
+        if (c1) {  // U+0080 to U+009F: CSI (U+009B) starts an escape sequence on its own
+            const auto code = static_cast<unsigned char>(text[++at]);
+            result += "\\u00";
+            result += kHex[code >> 4];
+            result += kHex[code & 0xF];
+        } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+            result += "\\x";
+            result += kHex[c >> 4];
+            result += kHex[c & 0xF];
+        } else {
+            result += static_cast<char>(c);
+        }
+    }
+    return result;
+}
+
 std::string iso_time_now() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};

@@ -52,6 +52,10 @@ struct Utf8Char {
 /// The text with each byte that is not part of valid UTF-8 replaced by U+FFFD, for the JSON and
 /// XML writers.
 [[nodiscard]] std::string valid_utf8(std::string_view text);
+/// `text` with every control character but newline and tab written out visibly ("\x1b",
+/// "\u009b"), so that text from a test program (an exception's message, its output) cannot move
+/// the cursor, clear the screen or redraw a verdict when the runner prints it.
+[[nodiscard]] std::string with_visible_controls(std::string_view text);
 
 /// The current time in UTC as ISO 8601, e.g. "2025-01-31T12:00:00Z".
 [[nodiscard]] std::string iso_time_now();

@@ -153,7 +153,9 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
         throw EnvironmentError(
             "The test program " + context.show(context.binary("ex_" + exercise.id)) +
                 " reported no results (exit status " + std::to_string(run.process.exit_code) +
-                "). Its output:\n" + indent(last_lines(run.process.output, kOutputTailLines), "  "),
+                "). Its output:\n" +
+                indent(with_visible_controls(last_lines(run.process.output, kOutputTailLines)),
+                       "  "),
             "cmake --build " + context.show(context.build_dir()) + " --target ex_" + exercise.id);
     }
     for (const TestCaseResult& result : run.events.cases) {
@@ -178,7 +180,8 @@ void report_run(Context& context, const Exercise& exercise, const TestProgramRun
         !trim(run.process.output).empty()) {
         out << "\n"
             << context.message(Msg::kProgramOutput, {kOutputTailLines}) << "\n"
-            << indent(last_lines(run.process.output, kOutputTailLines), "  | ");
+            << indent(with_visible_controls(last_lines(run.process.output, kOutputTailLines)),
+                      "  | ");
     }
     report_summary(context, exercise, run);
 }

@@ -20,14 +20,14 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         if (verified.code == ExitCode::kTestsEdited && !options.gradescope_file.empty()) {
             replace_file(options.gradescope_file,
                          gradescope_refusal(
-                           "Not graded: files of the course other than your exercise files "
-                           "differ from the class's copy:\n  " +
-                           join(verified.problems, "\n  ") +
-                           "\nSubmit only your exercises/<lesson>/<id>.cpp files (or your whole "
-                           "repository with the other files as the class gave them), then submit "
-                           "again.")
-                               .dump(2) +
-                           "\n");
+                             "Not graded: files of the course other than your exercise files "
+                             "differ from the class's copy:\n  " +
+                             join(verified.problems, "\n  ") +
+                             "\nSubmit only your exercises/<lesson>/<id>.cpp files (or your whole "
+                             "repository with the other files as the class gave them), then submit "
+                             "again.")
+                                 .dump(2) +
+                             "\n");
         }
         if (verified.code != ExitCode::kOk ||
             (options.check.targets.empty() && !options.check.all)) {

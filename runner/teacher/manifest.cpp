@@ -51,8 +51,8 @@ std::vector<std::string> unlisted_files(const Context& context, const HashList& 
         if (listed.contains(relative) || std::ranges::find(learners, relative) != learners.end() ||
             relative == kTestManifest || extension == ".md" || extension == ".ipynb" ||
             name.starts_with('.') ||
-            (walk.depth() == 0 && std::ranges::find(kPlatformRootFiles, name) !=
-                                      kPlatformRootFiles.end())) {
+            (walk.depth() == 0 &&
+             std::ranges::find(kPlatformRootFiles, name) != kPlatformRootFiles.end())) {
             continue;
         }
         (is_inert_file(relative) ? inert : found).push_back(relative);

@@ -26,7 +26,8 @@ inline constexpr std::string_view kGradersFolder = "graders";
 /// Gradescope unpacks the whole autograder zip into /autograder/source, so its own two scripts sit
 /// at the root of the course there: `check --verify-tests` accepts them by these names, at the root
 /// only (the build runs neither; they carry the manifest's digest, so they cannot be listed in it).
-inline constexpr std::array<std::string_view, 2> kPlatformRootFiles = {"setup.sh", "run_autograder"};
+inline constexpr std::array<std::string_view, 2> kPlatformRootFiles = {"setup.sh",
+                                                                       "run_autograder"};
 
 /// What `check --verify-tests` found: kOk, or kTestsEdited with one line per edited, missing or
 /// unexpected file (for the student's report as well as the log).

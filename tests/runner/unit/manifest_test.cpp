@@ -62,7 +62,8 @@ TEST_CASE("a bad manifest is an error that says what was expected") {
 }
 
 TEST_CASE("a file the manifest does not list is passed over only when no build step takes it in") {
-    // Notes, pictures and documents: a compiler, an include search or a CMake glob never reads them.
+    // Notes, pictures and documents: a compiler, an include search or a CMake glob never reads
+    // them.
     for (const char* inert : {"notes.txt", "exercises/01_availability/notes.TXT", "plot.png",
                               "report.pdf", "timings.csv", "build.log"}) {
         CAPTURE(inert);
@@ -70,11 +71,11 @@ TEST_CASE("a file the manifest does not list is passed over only when no build s
     }
     // Sources, headers (also without an extension, as <vector> is) and CMake files can change how
     // a test compiles.
-    for (const char* active : {"exercises/01_availability/helper.h", "tests/tl_test/catch.h",
-                               "common/include/torchlings/device", "CMakeLists.txt",
-                               "lessons/01_availability/CMakeLists.txt", "cmake/Extra.cmake",
-                               "tests/x.hpp", "tests/x.inc", "exercises/x.cu", "CMakePresets.json",
-                               "CMakeUserPresets.json", "a.cpp"}) {
+    for (const char* active :
+         {"exercises/01_availability/helper.h", "tests/tl_test/catch.h",
+          "common/include/torchlings/device", "CMakeLists.txt",
+          "lessons/01_availability/CMakeLists.txt", "cmake/Extra.cmake", "tests/x.hpp",
+          "tests/x.inc", "exercises/x.cu", "CMakePresets.json", "CMakeUserPresets.json", "a.cpp"}) {
         CAPTURE(active);
         CHECK_FALSE(tl::is_inert_file(active));
     }

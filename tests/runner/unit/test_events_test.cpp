@@ -118,3 +118,19 @@ TEST_CASE("kind names match the reporter's words") {
     CHECK(tl::kind_name(tl::FailureKind::kTodo) == "todo");
     CHECK(tl::kind_name(tl::FailureKind::kCrash) == "crash");
 }
+
+TEST_CASE("control characters from a test program are shown, never obeyed") {
+    // An exception's message that would clear the screen and draw a forged verdict.
+    constexpr const char* kForged = R"LOG({"event":"run_start"}
+{"event":"case_start","name":"fails","tags":[]}
+{"event":"assertion","case":"fails","ok":false,"macro":"","expr":"","expanded":"","message":"\u001b[2J\u001b[H5/5 \u009b32mDone!\r","messages":["\u0007bell"],"file":"/c/t.cpp","line":3,"kind":"exception"}
+{"event":"case_end","name":"fails","status":"failed","skip_reason":null,"duration_s":0.1}
+{"event":"run_end","passed":0,"failed":1,"skipped":0}
+)LOG";
+    const tl::TestRun run = tl::parse_test_events(kForged);
+    const tl::TestCaseResult* failed = run.first_failure();
+    REQUIRE(failed != nullptr);
+    REQUIRE(failed->failures.size() == 1);
+    CHECK(failed->failures[0].message == "\\x1b[2J\\x1b[H5/5 \\u009b32mDone!\\x0d");
+    CHECK(failed->failures[0].messages == std::vector<std::string>{"\\x07bell"});
+}

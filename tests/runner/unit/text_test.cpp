@@ -145,3 +145,13 @@ TEST_CASE("display_width counts Hangul as two columns and a stray byte as one") 
     CHECK(tl::display_width("a\xFF") == 2);
     CHECK(tl::pad_to_width("\xED\x95\x9C", 4) == "\xED\x95\x9C  ");
 }
+
+TEST_CASE("with_visible_controls writes control characters out and keeps the rest") {
+    CHECK(tl::with_visible_controls("a\tb\nc") == "a\tb\nc");
+    CHECK(tl::with_visible_controls("\x1b[2J") == "\\x1b[2J");
+    CHECK(tl::with_visible_controls("\x7f") == "\\x7f");
+    CHECK(tl::with_visible_controls("\xC2\x9B"
+                                    "31m") == "\\u009b31m");  // CSI, one character
+    CHECK(tl::with_visible_controls("\xED\x95\x9C\xEA\xB8\x80 \xC2\xA9") ==
+          "\xED\x95\x9C\xEA\xB8\x80 \xC2\xA9");  // Korean and (c) stay as they are
+}
