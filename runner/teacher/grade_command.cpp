@@ -59,7 +59,10 @@ ExitCode grade_command(Context& context, const GradeOptions& options) {
         for (const CheckOutcome& outcome : checked.outcomes) {
             const bool reached_none =
                 outcome.run && outcome.run->events.cases.empty() && outcome.run->all_cases.empty();
-            if (outcome.exercise != nullptr && !outcome.problem && (!outcome.run || reached_none)) {
+            // A refused report's cases are not to be trusted, nor is the list of them it gave.
+            const bool refused = outcome.run && outcome.run->verdict == Verdict::kRefused;
+            if (outcome.exercise != nullptr && !outcome.problem &&
+                (!outcome.run || reached_none || refused)) {
                 declared[outcome.exercise->id] = declared_cases(context, *outcome.exercise);
             }
         }

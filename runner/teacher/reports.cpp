@@ -252,7 +252,11 @@ Scores score_cases(const std::vector<ExerciseReport>& reports,
         for (const IntegrityFlag& flag : report.flags) {
             scores.flag_lines.push_back(id + ": " + flag_line(flag));
         }
-        if (report.error_outside_cases && report.cases.empty()) {
+        // A refused report scores every case the tests declare, each 0: the cases it showed may
+        // be a part of them chosen by the program (so that the maximum shrinks).
+        const bool refused = report.type == "forged";
+        if ((report.error_outside_cases && report.cases.empty()) ||
+            (refused && declared_by_id.contains(id))) {
             const auto found = declared_by_id.find(id);
             std::vector<ListedCase> declared =
                 found != declared_by_id.end() ? found->second : std::vector<ListedCase>();

@@ -130,6 +130,31 @@ TEST_CASE("gradescope: one point per case, integer scores, skips listed apart") 
     CHECK(refused["tests"] == json::array());
 }
 
+TEST_CASE("scores: a refused report scores every declared case 0, not only those it showed") {
+    ReportFixture fixture;
+    // The program showed one case of the five its tests declare, and its report was refused.
+    tl::CheckOutcome outcome =
+        fixture.ran("fx_pass", {make_case("adds small numbers", tl::CaseStatus::kPassed)});
+    outcome.run->verdict = tl::Verdict::kRefused;
+    outcome.run->refusal = "a line of the report has no valid signature";
+    const tl::DeclaredCases declared = {{"fx_pass",
+                                         {{"adds small numbers", false},
+                                          {"adds negative numbers", false},
+                                          {"adds zero", false},
+                                          {"adds large numbers", false},
+                                          {"adds twice", false}}}};
+    const json classroom =
+        tl::classroom50_result(tl::describe_all(fixture.context(), {outcome}), declared);
+    CHECK(classroom["max-score"] == 5);
+    CHECK(classroom["score"] == 0);
+    const json gradescope =
+        tl::gradescope_results(tl::describe_all(fixture.context(), {outcome}), declared);
+    REQUIRE(gradescope["tests"].size() == 5);
+    for (const json& test : gradescope["tests"]) {
+        CHECK(test["score"] == 0);
+    }
+}
+
 TEST_CASE("scores: a build error scores every declared case 0") {
     ReportFixture fixture;
     const tl::DeclaredCases declared = {
