@@ -14,12 +14,14 @@
 #       /autograder/source; run_autograder copied to /autograder/run_autograder; setup.sh run
 #       once as root (the image build); each submission graded by /autograder/run_autograder
 #       as root in a fresh copy of that image, its files in /autograder/submission, its score read
-#       from /autograder/results/results.json.
+#       from /autograder/results/results.json. Then Classroom 50 with that same image as its
+#       container (graders/gradescope/Dockerfile builds it with the same steps): the job as root in
+#       /__w, the autograder grading in the image's built copy of the class.
 #
 # Three submissions each: the untouched stubs score 0 with every case listed; one solved exercise
 # (count_devices) scores exactly its cases; every exercise solved scores full marks. Each result
 # file is checked the way its platform checks it (tests/runner/validate_results.py). The wall time
-# and peak memory (GNU time's maximum resident set size of the grading process tree) of the set-up
+# and peak memory (GNU time's maximum resident set size: the largest process of the grading) of the set-up
 # and of every submission are printed. No pip cache is lent: every download happens, as on the
 # platform (on Classroom 50 the first submission is the cold one; the next two reuse its work). Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for
 # the export, zip, and what scripts/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR and STOCK_KEEP
@@ -61,7 +63,7 @@ part "the stock root"
 metric() {  # metric <what> <GNU time's -v output>: wall time and peak memory
   local rss
   rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
-  say "$1: $(( $(date +%s) - metric_started )) s, peak memory $(( ${rss:-0} / 1024 )) MiB"
+  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB"
 }
 cases_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]))' "$1"; }
 cases_named() {  # the cases whose name starts with "<id>: "
@@ -74,17 +76,74 @@ PY
 }
 
 failed=""
-check_scores() {  # check_scores <platform> <file> <name>
-  local platform=$1 file=$2 name=$3 total
+check_scores() {  # check_scores <platform> <file> <submission>: 1 when its score is not as it must be
+  local platform=$1 file=$2 total ok=0
   total=$(cases_of "$file")
-  case $name in
-    untouched) validate "$platform" "$file" 0 "$total" "$total" || failed="$failed $name" ;;
-    one_solved) validate "$platform" "$file" "$(cases_named "$file" count_devices)" "$total" "$total" \
-                  || failed="$failed $name"
-                [ "$(cases_named "$file" count_devices)" -gt 0 ] || failed="$failed $name(no-cases)" ;;
-    solved) validate "$platform" "$file" "$total" "$total" "$total" || failed="$failed $name" ;;
+  case $3 in
+    *one_solved) validate "$platform" "$file" "$(cases_named "$file" count_devices)" "$total" "$total" || ok=1
+                 [ "$(cases_named "$file" count_devices)" -gt 0 ] || ok=1 ;;
+    *untouched) validate "$platform" "$file" 0 "$total" "$total" || ok=1 ;;
+    *solved) validate "$platform" "$file" "$total" "$total" "$total" || ok=1 ;;
   esac
-  say "$name: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(t["score"] for t in d["tests"]), "of", len(d["tests"]), "cases")' "$file")"
+  say "$3: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(t["score"] for t in d["tests"]), "of", len(d["tests"]), "cases")' "$file")"
+  return $ok
+}
+
+# Classroom 50's grade job, as the functions below run it: C50_USER runs the autograder in the
+# checkout C50_WORK/class, installed apart in C50_WORK/_temp (where runner.py unpacks it), with the
+# environment runner.py and GitHub Actions give it; C50_ENV adds variables (the class's image).
+C50_ENV=""
+classroom50_env() {
+  printf '%s ' CI=true GITHUB_ACTIONS=true CLASSROOM=torchlings-fall ASSIGNMENT=course \
+    SUBMISSION_TAG=submit/2026-11-27T10-00-00Z-0123abc USERNAME=learner OWNER=learner \
+    ASSIGNMENT_TYPE=individual PAGES_BASE_URL=https://class.github.io/classroom50 \
+    COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
+    RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-27T10-00-00Z-0123abc \
+    REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc
+}
+install_class50() {  # the class repository of one student, and the autograder installed apart
+  [ -d "$WORK/class/.git" ] || (cd "$WORK/class" && git init -q && git add -A \
+     && git -c user.name=teacher -c user.email=teacher@example.com commit -q -m "Course")
+  rm -rf "$DIR$C50_WORK"
+  git clone -q --no-local "$WORK/class" "$DIR$C50_WORK/class"
+  mkdir -p "$DIR$C50_WORK/_temp/classroom50-runtime/course"
+  cp "$WORK/class/graders/classroom50/autograder.py" "$DIR$C50_WORK/_temp/classroom50-runtime/course/"
+  chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK"
+}
+grade50() {  # grade50 <name>: one push, graded
+  local name=$1 checkout=$DIR$C50_WORK/class home
+  home=$(chroot "$DIR" getent passwd "$C50_USER" | cut -d: -f6)
+  chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK/class"
+  rm -f "$checkout/result.json"
+  metric_started=$(date +%s)
+  set +e
+  # shellcheck disable=SC2046  # the variables are words without spaces
+  chroot --userspec="$C50_USER:$C50_USER" "$DIR" /usr/bin/env -i HOME="$home" USER="$C50_USER" \
+    LANG=C.UTF-8 TERM=dumb PATH=/usr/local/bin:/usr/bin:/bin RUNNER_TEMP="$C50_WORK/_temp" \
+    CLASSROOM50_BUNDLE_DIR="$C50_WORK/_temp/classroom50-runtime/course" \
+    $(classroom50_env) $C50_ENV \
+    /bin/bash -c "cd $C50_WORK/class && /usr/bin/time -v -o /tmp/grade.time \
+      python3 $C50_WORK/_temp/classroom50-runtime/course/autograder.py" \
+    >"$WORK/$name.out" 2>&1 </dev/null
+  local code=$?
+  set -e
+  metric "$name" "$DIR/tmp/grade.time"
+  if [ "$code" != 0 ] || [ ! -f "$checkout/result.json" ]; then
+    tail -n 40 "$WORK/$name.out" >&2
+    say "$name: the autograder exited $code (Classroom 50 records an error)"
+    failed="$failed $name"
+    return 0
+  fi
+  cp "$checkout/result.json" "$WORK/$name.result.json"
+  (for assignment in $(classroom50_env); do export "${assignment?}"; done
+   check_scores classroom50 "$WORK/$name.result.json" "$name") || failed="$failed $name"
+}
+three_pushes() {  # the untouched stubs, one exercise solved, all solved
+  grade50 "${1}untouched"
+  cp "$WORK/course/solutions/01_availability/count_devices.cpp" "$DIR$C50_WORK/class/$solved_one"
+  grade50 "${1}one_solved"
+  for file in $solutions; do cp "$WORK/course/solutions/$file" "$DIR$C50_WORK/class/exercises/$file"; done
+  grade50 "${1}solved"
 }
 
 if [ "$PLATFORM" = classroom50 ]; then
@@ -97,55 +156,11 @@ if [ "$PLATFORM" = classroom50 ]; then
     || die "the runtime's apt packages do not install on $SUITE"
   in_root 'useradd --create-home --uid 1001 runner'
   part "the grade job's packages"
-  home=$DIR/home/runner
-  # The class repository of one student, and the autograder installed apart, as runner.py keeps it.
-  (cd "$WORK/class" && git init -q && git add -A \
-     && git -c user.name=teacher -c user.email=teacher@example.com commit -q -m "Course")
-  git clone -q --no-local "$WORK/class" "$home/work/class"
-  mkdir -p "$home/work/_temp/classroom50-runtime/course"
-  cp "$WORK/class/graders/classroom50/autograder.py" "$home/work/_temp/classroom50-runtime/course/"
-  chroot "$DIR" chown -R runner:runner /home/runner
-  # grade50 <name>: one push. The first is graded cold, as every push is on the platform; to save
-  # time here the next two reuse its download and build (the scores do not depend on it).
-  grade50() {
-    local name=$1
-    rm -f "$home/work/class/result.json"
-    metric_started=$(date +%s)
-    set +e
-    chroot --userspec=runner:runner "$DIR" /usr/bin/env -i HOME=/home/runner USER=runner \
-      LANG=C.UTF-8 TERM=dumb PATH=/usr/local/bin:/usr/bin:/bin CI=true GITHUB_ACTIONS=true \
-      RUNNER_TEMP=/home/runner/work/_temp CLASSROOM=torchlings-fall ASSIGNMENT=course \
-      SUBMISSION_TAG=submit/2026-11-27T10-00-00Z-0123abc USERNAME=learner OWNER=learner \
-      ASSIGNMENT_TYPE=individual PAGES_BASE_URL=https://class.github.io/classroom50 \
-      COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
-      RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-27T10-00-00Z-0123abc \
-      REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
-      CLASSROOM50_BUNDLE_DIR=/home/runner/work/_temp/classroom50-runtime/course \
-      /bin/bash -c 'cd /home/runner/work/class && /usr/bin/time -v -o /tmp/grade.time \
-        python3 /home/runner/work/_temp/classroom50-runtime/course/autograder.py' \
-      >"$WORK/$name.out" 2>&1 </dev/null
-    local code=$?
-    set -e
-    metric "$name" "$DIR/tmp/grade.time"
-    if [ "$code" != 0 ] || [ ! -f "$home/work/class/result.json" ]; then
-      tail -n 40 "$WORK/$name.out" >&2
-      say "$name: the autograder exited $code (Classroom 50 records an error)"
-      failed="$failed $name"
-      return 0
-    fi
-    cp "$home/work/class/result.json" "$WORK/$name.result.json"
-    CLASSROOM=torchlings-fall ASSIGNMENT=course SUBMISSION_TAG=submit/2026-11-27T10-00-00Z-0123abc \
-      COMMIT_URL=https://github.com/class/torchlings-fall-course-learner/commit/0123abc \
-      RELEASE_URL=https://github.com/class/torchlings-fall-course-learner/releases/tag/submit%2F2026-11-27T10-00-00Z-0123abc \
-      REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc \
-      check_scores classroom50 "$WORK/$name.result.json" "$name"
-  }
-  grade50 untouched
-  cp "$WORK/course/solutions/01_availability/count_devices.cpp" "$home/work/class/$solved_one"
-  grade50 one_solved
-  for file in $solutions; do cp "$WORK/course/solutions/$file" "$home/work/class/exercises/$file"; done
-  chroot "$DIR" chown -R runner:runner /home/runner/work/class
-  grade50 solved
+  # The hosted runner's user; its first push is graded cold, as every push is on the platform. To
+  # save time here, the next two reuse its download and build (the scores do not depend on it).
+  C50_USER=runner C50_WORK=/home/runner/work
+  install_class50
+  three_pushes ""
 else
   # --- Gradescope: the image (setup.sh), then each submission in a fresh copy of it -------------
   in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends time >/dev/null'
@@ -179,7 +194,7 @@ else
     metric "$name" "$DIR/tmp/grade.time"
     [ -f "$ag/results/results.json" ] || { say "$name: no results.json"; failed="$failed $name"; return 0; }
     cp "$ag/results/results.json" "$WORK/$name.results.json"
-    check_scores gradescope "$WORK/$name.results.json" "$name"
+    check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
   }
   untouched=()
   for file in $solutions; do untouched+=("exercises/$file=$WORK/class/exercises/$file"); done
@@ -188,6 +203,15 @@ else
   solved=()
   for file in $solutions; do solved+=("exercises/$file=$WORK/course/solutions/$file"); done
   grade_gs solved "${solved[@]}"
+
+  # --- Classroom 50 in the class's image: the same image (graders/gradescope/Dockerfile builds it
+  # the way setup.sh built this one) as the runtime's container, where the job runs as root and
+  # the autograder grades in the image's built copy of the class --------------------------------
+  rm -rf "$ag" && cp -a "$DIR/autograder.image" "$ag"
+  in_root 'apt-get install -y -qq --no-install-recommends python3 >/dev/null'
+  C50_USER=root C50_WORK=/__w C50_ENV="TORCHLINGS_CLASS_COURSE=/autograder/source"
+  install_class50
+  three_pushes image_
 fi
 
 [ -z "$failed" ] || die "failed:$failed"

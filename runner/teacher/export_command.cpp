@@ -27,6 +27,7 @@ constexpr std::string_view kClassroom50Autograder = "graders/classroom50/autogra
 constexpr std::string_view kClassroom50Runtime = "graders/classroom50/runtime.json";
 constexpr std::string_view kGradescopeSetup = "graders/gradescope/setup.sh";
 constexpr std::string_view kGradescopeRun = "graders/gradescope/run_autograder";
+constexpr std::string_view kGradescopeDockerfile = "graders/gradescope/Dockerfile";
 /// The zip Gradescope takes, beside the learner copy.
 constexpr std::string_view kGradescopeZip = "autograder.zip";
 
@@ -187,9 +188,11 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         listed += "  " + file + "\n";
     }
     write_file(target / kClassroom50Autograder,
-               filled(graders::kClassroom50Autograder, {{"manifest_sha256", digest}}));
+               filled(graders::kClassroom50Autograder,
+                      {{"manifest_sha256", digest}, {"learner_files", listed}}));
     write_file(target / kClassroom50Runtime, classroom50_runtime(context.root()));
     write_file(target / kGradescopeSetup, std::string(graders::kGradescopeSetup));
+    write_file(target / kGradescopeDockerfile, std::string(graders::kGradescopeDockerfile));
     write_file(
         target / kGradescopeRun,
         filled(graders::kGradescopeRun, {{"manifest_sha256", digest}, {"learner_files", listed}}));
@@ -218,6 +221,10 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         << "    cd " << target.string() << " && rm -f " << zip << " && zip -qr " << zip
         << " . -x '.git/*' 'build/*' '.torchlings/*' '" << kGradersFolder << "/*' && zip -qj "
         << zip << " " << kGradescopeSetup << " " << kGradescopeRun << "\n"
+        << "  " << kGradescopeDockerfile
+        << ": the class's image, everything built (Gradescope's manual Docker image, or the "
+           "container of Classroom 50's runtime, which then rebuilds only what a submission "
+           "changed); docs/teachers.md says how to build it\n"
         << "Next: cd " << target.string()
         << " && git init && git add -A && git commit -m \"Course\", push it, and make it the "
            "template repository of the assignment.\n";

@@ -96,7 +96,7 @@ code=$?
 cat "$WORK/export.out"
 [ "$code" = 0 ] || fail "export exited $code"
 for file in graders/classroom50/autograder.py graders/classroom50/runtime.json \
-            graders/gradescope/setup.sh graders/gradescope/run_autograder; do
+            graders/gradescope/setup.sh graders/gradescope/run_autograder graders/gradescope/Dockerfile; do
   [ -f "$class/$file" ] || fail "the export has no $file"
 done
 [ -e "$class/solutions" ] && fail "the export has solutions/"
@@ -309,5 +309,29 @@ classroom50 notes
 [ "$code" = 0 ] || fail "autograder.py did not grade a checkout with a stray notes.txt"
 validate50 0 7 7
 rm -f "$class/notes.txt"
+restore
+
+# 5. Classroom 50 in the class's image (graders/gradescope/Dockerfile as the runtime's container):
+# the autograder finds TORCHLINGS_CLASS_COURSE, takes only the learner's exercise files from the
+# checkout into the image's built copy, and grades there.
+rm -rf "$ag" && cp -a "$WORK/gs-image" "$ag"
+cp "$WORK/solutions/fx_pass.cpp" "$class/$lesson/fx_pass.cpp"
+saved_command=$TORCHLINGS_COMMAND
+TORCHLINGS_CLASS_COURSE="$ag/source"
+TORCHLINGS_COMMAND="$RUNNER --build-dir $ag/build --state $ag/state.json --color=never"
+export TORCHLINGS_CLASS_COURSE TORCHLINGS_COMMAND
+classroom50 image_one_solved
+[ "$code" = 0 ] || fail "autograder.py exited $code in the class's image"
+has "$WORK/image_one_solved.out" "grading in the class image's copy of the course"
+validate50 2 7 7
+cmp -s "$ag/source/$lesson/fx_pass.cpp" "$WORK/solutions/fx_pass.cpp" \
+  || fail "the learner's file was not taken into the image's copy"
+# An image built from another export is refused, not graded with the wrong tests.
+printf '{}' >"$ag/source/torchlings-manifest.json"
+classroom50 image_other_export
+[ "$code" = 0 ] && fail "autograder.py graded in an image of another export"
+has "$WORK/image_other_export.out" "is not of the export this autograder belongs to"
+unset TORCHLINGS_CLASS_COURSE
+TORCHLINGS_COMMAND=$saved_command
 restore
 echo ok

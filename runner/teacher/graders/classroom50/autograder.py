@@ -11,6 +11,10 @@ Nothing of the checkout runs before its files are known to be the class's own: t
 digest, then each listed file's (./torchlings and the build files included), are checked here
 first. Edited files: exit 1, which the runner records as an error, with the files in the log;
 a grading machine that cannot check (no compiler, say) is told apart from edited files.
+In the class's image (graders/gradescope/Dockerfile, named as the runtime's container), where
+TORCHLINGS_CLASS_COURSE names the image's copy of the class with everything already built, only
+the learner's exercise files go from the checkout into that copy, and the two commands run there:
+a submission then rebuilds only the files it changed.
 TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
 """
 
@@ -18,10 +22,13 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
 MANIFEST_SHA256 = "{{manifest_sha256}}"
+LEARNER_FILES = """
+{{learner_files}}""".split()
 
 
 def sha256(path):
@@ -59,10 +66,29 @@ if edited:
           "\n  ".join(edited) + "\nOnly the exercise files under exercises/ are the learner's to "
           "change; restore the others and submit again.", file=sys.stderr)
     sys.exit(1)
+result = os.path.abspath("result.json")
+course = os.environ.get("TORCHLINGS_CLASS_COURSE", "")
+if course:
+    try:
+        same_export = sha256(os.path.join(course, "torchlings-manifest.json")) == MANIFEST_SHA256
+    except OSError:
+        same_export = False
+    if not same_export:
+        print(f"autograder: not graded: the class image's course ({course}) is not of the export "
+              "this autograder belongs to (its torchlings-manifest.json differs). The teacher "
+              "must build the image from the same export.", file=sys.stderr)
+        sys.exit(1)
+    for path in LEARNER_FILES:
+        if os.path.isfile(path):
+            shutil.copyfile(path, os.path.join(course, path))
+    print(f"autograder: grading in the class image's copy of the course ({course})")
+else:
+    course = "."
 torchlings = shlex.split(os.environ.get("TORCHLINGS_COMMAND", "./torchlings"))
 env = dict(os.environ, TORCHLINGS_MANIFEST_SHA256=MANIFEST_SHA256)
 TESTS_EDITED = 5  # the runner's exit code for files that differ from the class's copy
-verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, check=False)
+verified = subprocess.run(torchlings + ["check", "--verify-tests"], env=env, cwd=course,
+                          check=False)
 if verified.returncode == TESTS_EDITED:
     print("autograder: not graded: files other than the exercise files differ from the class's "
           "(listed above); restore them and submit again.", file=sys.stderr)
@@ -72,8 +98,8 @@ if verified.returncode != 0:
           f"{verified.returncode}: a problem of the grading machine, not of your files; the lines "
           "above say what). Tell your teacher, who can read this log.", file=sys.stderr)
     sys.exit(1)
-subprocess.run(torchlings + ["check", "--all", "--classroom50", "result.json"], env=env,
+subprocess.run(torchlings + ["check", "--all", "--classroom50", result], env=env, cwd=course,
                check=False)
-if not os.path.isfile("result.json"):
+if not os.path.isfile(result):
     print("autograder: check wrote no result.json (see above)", file=sys.stderr)
     sys.exit(1)
