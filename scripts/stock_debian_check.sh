@@ -41,6 +41,7 @@ part "the stock root"
 first=$(sed -n 's/^\(\.\/torchlings run 01\) .*/\1/p' "$ROOT/README.md" | head -n 1)
 [ "$first" = "./torchlings run 01" ] || die "README.md's first command is not './torchlings run 01' any more; update this script"
 say "$first"
+received_before=$(received_bytes)
 in_root "cd /root/torchlings && $first" >"$DIR.lesson01.out" 2>"$DIR.setup.log" \
   || { cat "$DIR.setup.log" "$DIR.lesson01.out" >&2; die "the README's first command failed on $SUITE"; }
 grep '^torchlings:' "$DIR.setup.log" >&2 || true
@@ -50,6 +51,11 @@ for expected in 'CUDA available: *false' 'cpu'; do
     || { cat "$DIR.lesson01.out" >&2; die "lesson 01's output lacks '$expected'"; }
 done
 in_root 'cd /root/torchlings && cat build/dev/torchlings_config.json' >&2
+# What the first command fetched and left on disk: the download (the pip cache lent from this
+# machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
+# torch venv, a CUDA compiler when one was fetched) and the build folder.
+say "downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB; on disk: $(in_root \
+  'du -sh /root/.cache/torchlings /root/torchlings/build 2>/dev/null | awk "{printf \"%s %s; \", \$2, \$1}"')"
 part "the first command (set-up, build, lesson 01)"
 
 # --- 2. One exercise per lesson: the stub fails, the solution passes -------------------------------

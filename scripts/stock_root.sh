@@ -49,6 +49,12 @@ cleanup() {
   if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
 }
 
+# received_bytes: the bytes this machine's network interfaces have received so far (the root
+# shares the machine's network, so the difference across a step is what that step downloaded).
+received_bytes() {
+  awk -F'[: ]+' 'NR > 2 && $2 != "lo" {sum += $3} END {printf "%.0f\n", sum}' /proc/net/dev
+}
+
 # Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
 in_root() {
   chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
