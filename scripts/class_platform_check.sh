@@ -63,7 +63,8 @@ part "the stock root"
 metric() {  # metric <what> <GNU time's -v output>: wall time and peak memory
   local rss
   rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
-  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB"
+  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB," \
+      "downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB"
 }
 cases_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]))' "$1"; }
 cases_named() {  # the cases whose name starts with "<id>: "
@@ -115,7 +116,7 @@ grade50() {  # grade50 <name>: one push, graded
   home=$(chroot "$DIR" getent passwd "$C50_USER" | cut -d: -f6)
   chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK/class"
   rm -f "$checkout/result.json"
-  metric_started=$(date +%s)
+  metric_started=$(date +%s) received_before=$(received_bytes)
   set +e
   # shellcheck disable=SC2046  # the variables are words without spaces
   chroot --userspec="$C50_USER:$C50_USER" "$DIR" /usr/bin/env -i HOME="$home" USER="$C50_USER" \
@@ -172,7 +173,7 @@ else
   python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source"
   cp "$ag/source/run_autograder" "$ag/run_autograder"
   chmod +x "$ag/run_autograder"
-  metric_started=$(date +%s)
+  metric_started=$(date +%s) received_before=$(received_bytes)
   in_root 'apt-get update -qq >/dev/null; cd /autograder/source && /usr/bin/time -v -o /tmp/setup.time bash ./setup.sh' \
     >"$WORK/setup.out" 2>&1 || { tail -n 60 "$WORK/setup.out" >&2; die "setup.sh failed: the image does not build"; }
   metric "setup.sh (the image)" "$DIR/tmp/setup.time"
@@ -188,7 +189,7 @@ else
       mkdir -p "$(dirname "$ag/submission/${pair%%=*}")"
       cp "${pair#*=}" "$ag/submission/${pair%%=*}"
     done
-    metric_started=$(date +%s)
+    metric_started=$(date +%s) received_before=$(received_bytes)
     in_root 'cd /autograder && /usr/bin/time -v -o /tmp/grade.time ./run_autograder' \
       >"$WORK/$name.out" 2>&1 || { tail -n 40 "$WORK/$name.out" >&2; failed="$failed $name"; return 0; }
     metric "$name" "$DIR/tmp/grade.time"
