@@ -261,6 +261,14 @@ void write_file(const fs::path& path, std::string_view content) {
 
 void replace_file(const fs::path& path, std::string_view content) {
     std::error_code error;
+    // A device, a pipe or a socket (/dev/stdout, /dev/full, a FIFO) is written to, never
+    // replaced: only a file, a link or nothing is.
+    const fs::file_status status = fs::symlink_status(path, error);
+    if (!error && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_symlink(status) &&
+        !fs::is_directory(status)) {
+        write_file(path, content);
+        return;
+    }
     if (path.has_parent_path()) {
         fs::create_directories(path.parent_path(), error);
     }

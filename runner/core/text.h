@@ -71,7 +71,8 @@ void write_file(const std::filesystem::path& path, std::string_view content);
 /// Writes a file whole and then puts it in place with rename: through a temporary of an
 /// unguessable name (mkstemp) beside it, so that a link planted at `path` or at a predictable
 /// temporary name is replaced, never followed, and a reader sees the old file or the new one.
-/// For the runner's state and the reports; throws EnvironmentError on failure.
+/// A device or pipe at `path` (/dev/stdout) is written to as write_file() would. For the runner's
+/// state and the reports; throws EnvironmentError on failure.
 void replace_file(const std::filesystem::path& path, std::string_view content);
 
 }  // namespace torchlings::runner

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tl_test/catch.h"
 
@@ -79,6 +81,19 @@ TEST_CASE("replace_file replaces a link planted at its path instead of writing t
         ++entries;
     }
     CHECK(entries == 3);  // course/, state.json, the planted .tmp link
+}
+
+TEST_CASE("replace_file writes to a pipe or device instead of replacing it") {
+    // A FIFO stands for /dev/stdout or /dev/full: the report goes into it, and it stays a FIFO.
+    const tl::testing::TempDir dir;
+    const fs::path fifo = dir.path() / "report.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string received;
+    std::thread reader([&] { received = tl::read_file(fifo); });
+    tl::replace_file(fifo, "into the pipe\n");
+    reader.join();
+    CHECK(received == "into the pipe\n");
+    CHECK(fs::is_fifo(fifo));
 }
 
 TEST_CASE("a batch reports its most serious outcome, all-skipped only when all were") {
