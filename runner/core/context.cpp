@@ -127,4 +127,10 @@ const Exercise& Context::current_exercise() {
     return current != nullptr ? *current : course.exercises().back();
 }
 
+HashList pristine_stubs(const Context& context) {
+    const fs::path file = context.root() / kPristineManifest;
+    std::error_code error;
+    return fs::exists(file, error) ? read_hash_list(file, "stubs") : HashList{};
+}
+
 }  // namespace torchlings::runner

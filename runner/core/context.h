@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/course.h"
+#include "core/hashing.h"
 #include "core/language.h"
 #include "core/messages.h"
 #include "core/state.h"
@@ -85,5 +86,13 @@ class Context {
     mutable std::optional<Course> course_;  // read on first use
     std::optional<StateFile> state_;
 };
+
+/// The stub manifest, relative to the course root: the git blob id of each exercise's stub, which
+/// `reset` restores from and `pristine` keeps current.
+inline constexpr std::string_view kPristineManifest = "exercises/pristine.json";
+
+/// The git blob id of each exercise's stub, from the course's kPristineManifest; empty when the
+/// file is missing.
+[[nodiscard]] HashList pristine_stubs(const Context& context);
 
 }  // namespace torchlings::runner

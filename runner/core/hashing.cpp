@@ -8,9 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
-#include <system_error>
 
-#include "core/context.h"
 #include "core/errors.h"
 #include "core/text.h"
 
@@ -105,12 +103,6 @@ HashList read_hash_list(const std::filesystem::path& file, std::string_view key)
         hashes.emplace(path, hash.get<std::string>());
     }
     return hashes;
-}
-
-HashList pristine_stubs(const Context& context) {
-    const std::filesystem::path file = context.root() / kPristineManifest;
-    std::error_code error;
-    return std::filesystem::exists(file, error) ? read_hash_list(file, "stubs") : HashList{};
 }
 
 }  // namespace torchlings::runner

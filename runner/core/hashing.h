@@ -11,8 +11,6 @@
 
 namespace torchlings::runner {
 
-class Context;
-
 /// Bytes as lower-case hex digits, two per byte.
 [[nodiscard]] std::string hex_text(std::span<const unsigned char> bytes);
 
@@ -28,9 +26,6 @@ class Context;
 /// The id git gives a file with these bytes (`git hash-object`): SHA-1 of "blob <size>\0<bytes>".
 [[nodiscard]] std::string git_blob_id(std::string_view bytes);
 
-/// The stub manifest, relative to the course root.
-inline constexpr std::string_view kPristineManifest = "exercises/pristine.json";
-
 /// Path (relative, with '/') to hash.
 using HashList = std::map<std::string, std::string>;
 
@@ -40,9 +35,5 @@ void write_hash_list(const std::filesystem::path& file, std::string_view key,
 
 /// Reads one; throws EnvironmentError saying what is wrong (missing, not JSON, no key).
 [[nodiscard]] HashList read_hash_list(const std::filesystem::path& file, std::string_view key);
-
-/// The git blob id of each exercise's stub, from exercises/pristine.json; empty when the file
-/// is missing.
-[[nodiscard]] HashList pristine_stubs(const Context& context);
 
 }  // namespace torchlings::runner
