@@ -200,7 +200,7 @@ std::vector<Verb> verbs(Options& o, Language language) {
          [&o](Context& c) {
              return verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record);
          }},
-        {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", true,
+        {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", false,
          [&o](CLI::App& v) {
              v.add_option("action", o.dev.action, "new or check")->required();
              v.add_option("args", o.dev.args, "new: the lesson number and the exercise id");

@@ -1,13 +1,15 @@
 /// @file
 /// @brief `dev new` (scaffolds an exercise) and `dev check` (the course's own checks that CI
-/// runs before building anything).
+/// runs before building anything), with the check that a stub's Given code is the solution's.
 #include <algorithm>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "core/course.h"
 #include "core/hashing.h"
+#include "core/mistake_catalogue.h"
 #include "core/process.h"
 #include "core/text.h"
 #include "maintainer/verbs.h"
@@ -58,8 +60,34 @@ struct Scaffold {
     std::vector<std::pair<fs::path, std::string>> edited;  ///< new content of existing files
 };
 
+/// The scaffold's one function, returning `expression`: a line of its solution, or of a mistake.
+std::string function_line(const std::string& id, std::string_view expression) {
+    return "int " + id + "(int value) { return " + std::string(expression) + "; }";
+}
+
+/// The scaffold's catalogue of mistakes: one example, squaring instead of doubling, which the
+/// scaffold's test `case_name` catches (by its second value), with that signature recorded.
+std::string mistake_catalogue(const Lesson& lesson, const std::string& id,
+                              const std::string& case_name) {
+    const std::string solution =
+        torchlings::runner::layout_path(layout::kSolutionFile, lesson.dir, id).generic_string();
+    return "# Mistakes: " + id + "\n\nPlausible wrong answers to `" + id +
+           "`, each written as one change to today's solution,\n`" + solution +
+           "` (runner/README.md, \"The catalogue of mistakes\").\n\n"
+           "TODO(author): replace the example below with the mistakes learners make, the classic "
+           "one first,\neach with its signature recorded by `verify-mistake --record " +
+           id +
+           " <slug>` (docs/maintainers.md).\n\n"
+           "## squares: Squares the value instead of doubling it\n\n"
+           "Squaring 2 gives 4, as doubling does, so a test of that one value would pass; -3 "
+           "squared is 9,\nnot -6.\n\n" +
+           format_signature({{case_name, CaseFailure::kAssertion}}) + "\n\n```diff\n-" +
+           function_line(id, "2 * value") + "\n+" + function_line(id, "value * value") + "\n```\n";
+}
+
 Scaffold scaffold(const Context& context, const Lesson& lesson, const std::string& id) {
     const std::string check = std::string(kCommand) + " check " + id;
+    const std::string case_name = "doubles a number";
     Scaffold s;
     s.created.emplace_back(
         layout_path(context, layout::kTestFile, lesson, id).parent_path() / (id + ".h"),
@@ -82,15 +110,16 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
     s.created.emplace_back(layout_path(context, layout::kSolutionFile, lesson, id),
                            "/// @file " + id + ".cpp\n/// @brief Solution of " + id + " (lesson " +
                                lesson.number + ").\n#include \"" + id +
-                               ".h\"\n\nnamespace ex {\n\nint " + id +
-                               "(int value) { return 2 * value; }\n\n}  // namespace ex\n");
-    s.created.emplace_back(
-        layout_path(context, layout::kTestFile, lesson, id),
-        "/// @file " + id + "_test.cpp\n/// @brief Tests of exercise " + id +
-            ", built against the learner's file and the solution.\n#include \"" + id +
-            ".h\"\n\n#include \"tl_test/catch.h\"\n\nTEST_CASE(\"doubles a number\", "
-            "\"[task_1]\") {\n    CHECK(ex::" +
-            id + "(2) == 4);\n    CHECK(ex::" + id + "(-3) == -6);\n}\n");
+                               ".h\"\n\nnamespace ex {\n\n" + function_line(id, "2 * value") +
+                               "\n\n}  // namespace ex\n");
+    s.created.emplace_back(layout_path(context, layout::kTestFile, lesson, id),
+                           "/// @file " + id + "_test.cpp\n/// @brief Tests of exercise " + id +
+                               ", built against the learner's file and the solution.\n#include \"" +
+                               id + ".h\"\n\n#include \"tl_test/catch.h\"\n\nTEST_CASE(\"" +
+                               case_name + "\", \"[task_1]\") {\n    CHECK(ex::" + id +
+                               "(2) == 4);\n    CHECK(ex::" + id + "(-3) == -6);\n}\n");
+    s.created.emplace_back(layout_path(context, layout::kMistakeFile, lesson, id),
+                           mistake_catalogue(lesson, id, case_name));
 
     // An existing file of the lesson, as `change` rewrites it (nothing: left as it is).
     const auto edit = [&](std::string_view pattern, const auto& change) {
@@ -159,38 +188,92 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
         context.out() << "  edited  " << context.show(pristine) << "\n";
     }
     context.out() << "\nExercise " << id << " added to lesson " << lesson.number
-                  << ". Replace every TODO(author), then:\n"
-                  << "  " << kCommand << " dev check            the course's structure and text\n"
-                  << "  " << kCommand << " check " << id << "         the stub fails its tests\n"
-                  << "  cmake --preset ci && ctest --preset ci -R '^" << id
-                  << "/'   stub, solution and mistakes proven\n";
+                  << ". Replace every TODO(author) in these files, then prove it:\n"
+                  << "  " << kCommand << " dev check\n      the course's structure and text\n"
+                  << "  " << kCommand << " check " << id << "\n      the stub fails its tests\n"
+                  << "  cmake --preset ci && cmake --build --preset ci && ctest --preset ci -R '^"
+                  << id << "/'\n"
+                  << "      the stub fails, the solution passes, the tests catch each mistake\n";
     return ExitCode::kOk;
+}
+
+/// The runner running now, for the checks it starts that ask a runner (the translations');
+/// nothing where the system does not say.
+std::optional<fs::path> this_runner() {
+    std::error_code error;
+    fs::path self = fs::read_symlink("/proc/self/exe", error);
+    if (error) {
+        return std::nullopt;
+    }
+    return self;
+}
+
+/// Where the line `wanted` is in `lines`, from `from`; lines.size() when it is not.
+std::size_t find_line(const std::vector<std::string>& lines, std::size_t from, const auto& wanted) {
+    const auto found =
+        std::find_if(lines.begin() + static_cast<std::ptrdiff_t>(from), lines.end(), wanted);
+    return static_cast<std::size_t>(found - lines.begin());
+}
+
+/// The first line at or after `at` that is not blank.
+std::size_t skip_blank(const std::vector<std::string>& lines, std::size_t at) {
+    return find_line(lines, at, [](const std::string& line) { return !trim(line).empty(); });
+}
+
+bool is_given_marker(const std::string& line) { return line.starts_with(kGivenMarker); }
+
+/// Each exercise's Given code against its solution's; the problems, one per exercise.
+std::vector<std::string> given_code_problems(const Context& context) {
+    const Course& course = context.course();
+    std::vector<std::string> problems;
+    std::error_code error;
+    for (const Exercise& exercise : course.exercises()) {
+        const fs::path stub = course.learner_file(exercise);
+        const fs::path solution = course.solution_file(exercise);
+        if (!fs::is_regular_file(solution, error)) {
+            continue;  // a learner copy has no solutions
+        }
+        if (std::optional<std::string> problem =
+                given_code_problem(exercise.id, read_file(stub), read_file(solution),
+                                   context.show(stub), context.show(solution))) {
+            problems.push_back(std::move(*problem));
+        }
+    }
+    return problems;
 }
 
 ExitCode dev_check(Context& context) {
     const std::string root = context.root().string();
+    std::vector<std::string> translations = {"python3", root + "/docs/check_translations.py", root,
+                                             "--every-lesson"};
+    if (const std::optional<fs::path> runner = this_runner()) {
+        translations.insert(translations.end(), {"--runner", runner->string()});
+    }
     const std::vector<std::pair<std::string, std::vector<std::string>>> steps = {
         {"course layout (info.md, stubs, tests, solutions, mistakes)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/TorchlingsCourse.cmake"}},
         {"course text (exercise tables, the CMake floor)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/CheckCourseText.cmake"}},
-        {"Korean pages match the English ones",
-         {"python3", root + "/docs/check_translations.py", root, "--every-lesson"}},
+        {"Korean pages match the English ones", translations},
     };
     bool ok = true;
-    for (const auto& [name, argv] : steps) {
-        ProcessSpec spec = command_spec(argv);
-        spec.cwd = context.root();
-        const ProcessResult result = run_process(spec);
-        const bool passed = result.succeeded();
+    const auto report = [&](const std::string& name, bool passed, const std::string& output) {
         ok = ok && passed;
         context.out() << (passed ? context.style().good("  ok    ")
                                  : context.style().bad("  FAIL  "))
                       << name << "\n";
         if (!passed) {
-            context.out() << indent(last_lines(result.output, 20), "        ") << "\n";
+            context.out() << indent(output, "        ") << "\n";
         }
+    };
+    for (const auto& [name, argv] : steps) {
+        ProcessSpec spec = command_spec(argv);
+        spec.cwd = context.root();
+        const ProcessResult result = run_process(spec);
+        report(name, result.succeeded(), last_lines(result.output, 20));
     }
+    const std::vector<std::string> given = given_code_problems(context);
+    report("the stubs' Given code is the solutions'", given.empty(), join(given, "\n"));
     ok = pristine_command(context, /*write=*/false) == ExitCode::kOk && ok;
     context.out() << "\nThe proofs that need a build (each stub fails, each solution passes, each "
                      "mistake is caught) run with:\n  cmake --preset ci && cmake --build --preset "
@@ -199,6 +282,49 @@ ExitCode dev_check(Context& context) {
 }
 
 }  // namespace
+
+std::optional<std::string> given_code_problem(const std::string& id, std::string_view stub_text,
+                                              std::string_view solution_text,
+                                              const std::string& stub_name,
+                                              const std::string& solution_name) {
+    const std::vector<std::string> stub = split_lines(stub_text);
+    const std::vector<std::string> solution = split_lines(solution_text);
+    const std::size_t marker = find_line(stub, 0, is_given_marker);
+    const std::size_t first = marker == stub.size() ? stub.size() : skip_blank(stub, marker + 1);
+    if (first == stub.size()) {
+        return std::nullopt;  // the stub gives nothing
+    }
+    const std::string head = id + ": the Given code of " + stub_name + " (from line " +
+                             std::to_string(marker + 1) + ") is not " + solution_name + "'s";
+    const std::string fix = "\n  the code after `" + std::string(kGivenMarker) +
+                            "` is copied from the solution: copy it again";
+    // Where it is in the solution: after the solution's own marker, else from its first line.
+    std::size_t start = find_line(solution, 0, is_given_marker);
+    start =
+        start == solution.size()
+            ? find_line(solution, 0, [&](const std::string& line) { return line == stub[first]; })
+            : skip_blank(solution, start + 1);
+    if (start == solution.size()) {
+        return head + ": the solution has no line `" + stub[first] + "` (line " +
+               std::to_string(first + 1) + " of the stub), where the Given code begins" + fix;
+    }
+    for (std::size_t i = 0; first + i < stub.size() || start + i < solution.size(); ++i) {
+        const std::size_t at_stub = first + i;
+        const std::size_t at_solution = start + i;
+        if (at_stub < stub.size() && at_solution < solution.size() &&
+            stub[at_stub] == solution[at_solution]) {
+            continue;
+        }
+        const auto shown = [](const std::vector<std::string>& lines, std::size_t at) {
+            return at < lines.size() ? "line " + std::to_string(at + 1) + ": " + lines[at]
+                                     : std::string("(the file ends after line ") +
+                                           std::to_string(lines.size()) + ")";
+        };
+        return head + "; the first line that differs:\n  stub     " + shown(stub, at_stub) +
+               "\n  solution " + shown(solution, at_solution) + fix;
+    }
+    return std::nullopt;
+}
 
 ExitCode dev_command(Context& context, const DevOptions& options) {
     if (options.action == "new") {

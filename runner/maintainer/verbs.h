@@ -1,8 +1,10 @@
 /// @file
-/// @brief The maintainers' verbs, which CI runs: verify-stub, verify-mistake, mistakes, pristine.
+/// @brief The maintainers' verbs: verify-stub, verify-mistake (CI), mistakes, pristine, dev.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/context.h"
@@ -46,9 +48,26 @@ struct DevOptions {
 };
 
 /// `dev new <lesson> <id>`: scaffolds an exercise (its API header, a stub with TODOs that fails,
-/// a solution that passes, a test, its info.md and info.ko.md entries, its rows in the lesson's
-/// exercise tables and its pristine.json entry), refusing to overwrite any file. `dev check`:
-/// the course's checks that need no build (layout, text, translations, pristine.json).
+/// a solution that passes, a test, a catalogue of mistakes with one example that the test catches,
+/// its info.md and info.ko.md entries, its rows in the lesson's exercise tables and its
+/// pristine.json entry), refusing to overwrite any file. `dev check`: the course's checks that
+/// need no build (layout, text, translations, the stubs' Given code, pristine.json).
 ExitCode dev_command(Context& context, const DevOptions& options);
+
+/// The line of a stub after which the code is given, the same as in the solution, to the end of
+/// the file (the kernels and launches of lesson 09): a line that starts with it.
+inline constexpr std::string_view kGivenMarker = "// Given:";
+
+/// What is wrong with the Given code of exercise `id`: the lines of `stub_text` after its
+/// kGivenMarker line (blank lines right after it left out), to the end of the file, must be the
+/// last lines of `solution_text`, from the line after the solution's own kGivenMarker line, or,
+/// without one, from the first line equal to the Given code's first. Nothing when they are, or
+/// when the stub has no Given code; otherwise one message naming the exercise, both files (as
+/// `stub_name` and `solution_name`) and the first line that differs in each.
+[[nodiscard]] std::optional<std::string> given_code_problem(const std::string& id,
+                                                            std::string_view stub_text,
+                                                            std::string_view solution_text,
+                                                            const std::string& stub_name,
+                                                            const std::string& solution_name);
 
 }  // namespace torchlings::runner
