@@ -183,7 +183,7 @@ validate50() {  # validate50 <score> <max> <tests>
 ag="$WORK/autograder"
 mkdir -p "$ag/submission" "$ag/results"
 python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source" || fail "cannot unpack the zip"
-chmod +x "$ag/source/torchlings" "$ag/source/setup.sh" "$ag/source/run_autograder"
+chmod +x "$ag/source/setup.sh" "$ag/source/run_autograder"  # the fixture course has no ./torchlings
 cp "$ag/source/run_autograder" "$ag/run_autograder"
 configure_class "$ag/source" "$ag/build"
 # setup.sh's last step: every exercise built once from its stub (their verdicts are not kept).
