@@ -21,11 +21,28 @@ constexpr std::size_t kTestOutputLimit = 1 << 20;
 /// Time allowed for listing the test cases of a program that stopped early.
 constexpr std::chrono::seconds kListTimeout{20};
 
+/// Whether a test program is started in the sandbox: always asked for. Where the sandbox cannot
+/// start, says so in one line, the first time in this runner process (unless it was turned off).
+void note_sandbox(Context& context) {
+    static bool told = false;
+    const Sandbox& level = sandbox();
+    if (!level.active && !level.turned_off && !told) {
+        told = true;
+        const std::string why = level.description.substr(level.description.find(": ") + 2);
+        context.err() << context.style().warn(context.message(Msg::kNoSandbox, {why})) << "\n";
+    }
+}
+
 /// The cases a test program declares, in declaration order: its course main's own listing
 /// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
-std::vector<ListedCase> list_program_cases(const fs::path& program, const fs::path& cwd) {
-    const ProcessResult listed = run_process(
-        {{program.string(), "--list-cases-for-ctest"}, cwd, OutputMode::kCapture, kListTimeout});
+std::vector<ListedCase> list_program_cases(Context& context, const fs::path& program) {
+    note_sandbox(context);
+    ProcessSpec spec{{program.string(), "--list-cases-for-ctest"},
+                     context.root(),
+                     OutputMode::kCapture,
+                     kListTimeout};
+    spec.sandboxed = true;  // ex_<id> holds the learner's code, which runs before main()
+    const ProcessResult listed = run_process(spec);
     std::vector<ListedCase> cases;
     // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
     if (listed.timed_out || listed.signal != 0) {
@@ -53,7 +70,7 @@ std::vector<ListedCase> declared_cases(Context& context, const Exercise& exercis
     } catch (const EnvironmentError&) {
         return {};  // a build folder without listing programs (configured by an older course)
     }
-    return list_program_cases(context.binary(target), context.root());
+    return list_program_cases(context, context.binary(target));
 }
 
 std::vector<const Exercise*> select_exercises(const Course& course,
@@ -144,13 +161,15 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
     // A fresh key per run: only the reporter, which takes it before the learner's code runs,
     // can sign the lines (tests/support/catch_main.cpp).
     spec.events_key = make_event_key();
+    spec.sandboxed = true;
+    note_sandbox(context);
     run.process = run_process(spec);
     run.events = parse_test_events(run.process.events, spec.events_key);
     run.verdict = classify(run.process, run.events);
     run.refusal = forgery_reason(run.events);
     if (run.verdict == Verdict::kCrashed || run.verdict == Verdict::kTimedOut ||
         run.verdict == Verdict::kExitedEarly || run.verdict == Verdict::kNoReport) {
-        std::ranges::transform(list_program_cases(program, context.root()),
+        std::ranges::transform(list_program_cases(context, program),
                                std::back_inserter(run.all_cases), &ListedCase::name);
     }
     // Silent even when only listing its tests, and ended by itself: it never reaches main().

@@ -1,5 +1,6 @@
 /// @file
-/// @brief fork/execvp/waitpid process running with pipes, time limits and process groups.
+/// @brief fork/execvp/waitpid process running with pipes, time limits, process groups and the
+/// sandbox.
 #include "core/process.h"
 
 #include <fcntl.h>
@@ -9,9 +10,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include <array>
+#include <system_error>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/process_group.h"
@@ -28,6 +32,7 @@ using Clock = std::chrono::steady_clock;
 using detail::kill_adopted;
 using detail::kill_group;
 using detail::make_pipe;
+using detail::sandbox_command;
 using detail::Watchdog;
 
 namespace {
@@ -85,6 +90,36 @@ class Fd {
 
   private:
     int fd_;
+};
+
+/// A sandboxed run's own temporary folder (its TMPDIR, the one place it may write), made in the
+/// runner's temporary folder and removed with everything in it once the run has ended.
+class RunFolder {
+  public:
+    RunFolder() {
+        std::error_code error;
+        const fs::path parent = fs::temp_directory_path(error);
+        std::string name = ((error ? fs::path("/tmp") : parent) / "torchlings-run-XXXXXX").string();
+        if (mkdtemp(name.data()) == nullptr) {
+            throw EnvironmentError("cannot make a temporary folder for the test program in " +
+                                       fs::path(name).parent_path().string() + ": " +
+                                       std::strerror(errno),
+                                   "df -h " + fs::path(name).parent_path().string() +
+                                       "   (then free some space, or set TMPDIR to a folder of "
+                                       "yours)");
+        }
+        path_ = name;
+    }
+    ~RunFolder() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    RunFolder(const RunFolder&) = delete;
+    RunFolder& operator=(const RunFolder&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
 };
 
 /// Why the child could not exec, sent back through a close-on-exec pipe.
@@ -179,7 +214,7 @@ bool read_ready(int fd, bool output, ProcessResult& result, const ProcessSpec& s
 /// Ctrl-C. Once the child has ended or been stopped, pipes still held open by a process that
 /// left the group are read for kDrainLimit at most.
 int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
-                  ProcessResult& result, pid_t watchdog) {
+                  ProcessResult& result, pid_t watchdog, bool adopting) {
     const Clock::time_point deadline =
         spec.timeout ? Clock::now() + *spec.timeout : Clock::time_point::max();
     bool pipe_open = true;
@@ -249,8 +284,10 @@ int wait_captured(pid_t pid, int out_fd, int events_fd, const ProcessSpec& spec,
                 drain_until = Clock::now() + kDrainLimit;
             }
         }
-        if (reaped && spec.events_pipe) {
-            kill_adopted(watchdog);  // processes that left the group and lost their parent
+        if (reaped && adopting) {
+            // Processes that left the group and lost their parent; in the sandbox, its first
+            // process, whose end ends every other one inside (reaped only once they are gone).
+            kill_adopted(watchdog);
         }
     }
     return status;
@@ -262,14 +299,27 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (spec.argv.empty()) {
         throw std::invalid_argument("run_process: empty argv");
     }
+    const bool capture = spec.output == OutputMode::kCapture;
+    const bool events = capture && spec.events_pipe;
+    // In the sandbox: bwrap's options, then the program, with a temporary folder of its own.
+    const bool contained = capture && spec.sandboxed && sandbox().active;
+    std::optional<RunFolder> run_folder;
+    std::vector<std::string> command;
+    if (contained) {
+        // Said here as without the sandbox: bwrap would only print it and exit 1.
+        if (!find_program(spec.argv[0])) {
+            throw EnvironmentError("cannot run " + spec.argv[0] + ": " + std::strerror(ENOENT));
+        }
+        run_folder.emplace();
+        command = sandbox_command(sandbox().bwrap, run_folder->path(), spec.cwd);
+    }
+    command.insert(command.end(), spec.argv.begin(), spec.argv.end());
     std::vector<char*> argv;
-    for (const std::string& arg : spec.argv) {
+    for (const std::string& arg : command) {
         argv.push_back(const_cast<char*>(arg.c_str()));
     }
     argv.push_back(nullptr);
 
-    const bool capture = spec.output == OutputMode::kCapture;
-    const bool events = capture && spec.events_pipe;
     int out_pipe[2] = {-1, -1};
     int events_pipe[2] = {-1, -1};
     int report_pipe[2] = {-1, -1};
@@ -297,28 +347,43 @@ ProcessResult run_process(const ProcessSpec& spec) {
         }
     }
 
-    // The child's environment: the runner's, with the events pipe named.
+    // The child's environment: the runner's, with the events pipe named and, in the sandbox,
+    // its temporary folder as TMPDIR.
+    std::vector<std::pair<std::string, std::string>> variables;
+    if (events) {
+        variables.emplace_back(kEventsFdVariable, std::to_string(kEventsFd));
+        if (keyed) {
+            variables.emplace_back(kKeyFdVariable, std::to_string(kKeyFd));
+        }
+    }
+    if (contained) {
+        variables.emplace_back("TMPDIR", run_folder->path().string());
+    }
     std::vector<std::string> environment;
     std::vector<char*> envp;
-    if (events) {
-        const std::string prefix = std::string(kEventsFdVariable) + "=";
-        const std::string key_prefix = std::string(kKeyFdVariable) + "=";
+    if (!variables.empty()) {
         for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
             const std::string_view text(*entry);
-            if (text.rfind(prefix, 0) != 0 && text.rfind(key_prefix, 0) != 0) {
+            if (std::ranges::none_of(variables, [&](const auto& variable) {
+                    return text.starts_with(variable.first + "=");
+                })) {
                 environment.emplace_back(*entry);
             }
         }
-        environment.push_back(prefix + std::to_string(kEventsFd));
-        if (keyed) {
-            environment.push_back(key_prefix + std::to_string(kKeyFd));
+        for (const auto& [name, value] : variables) {
+            environment.push_back(name + "=" + value);
         }
         for (std::string& entry : environment) {
             envp.push_back(entry.data());
         }
         envp.push_back(nullptr);
+    }
+    // A test program's run (events, or a listing of its cases, which runs the learner's code
+    // before main() too): processes that leave its group (and, in the sandbox, the namespace's
+    // first process once bwrap has gone) are re-parented to the runner, which stops them.
+    const bool adopting = events || (capture && spec.sandboxed);
+    if (adopting) {
 #ifdef __linux__
-        // Processes that leave the test's group are re-parented to the runner, which stops them.
         prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
     }
@@ -333,7 +398,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
         throw EnvironmentError(std::string("cannot start a process: ") + std::strerror(errno));
     }
     if (pid == 0) {
-        exec_child(spec, argv.data(), events ? envp.data() : nullptr, out_write.get(),
+        exec_child(spec, argv.data(), envp.empty() ? nullptr : envp.data(), out_write.get(),
                    null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner);
     }
 
@@ -352,12 +417,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
         int ignored = 0;
         waitpid(pid, &ignored, 0);
         const std::string what =
-            failure.stage == 0 ? "cannot enter " + spec.cwd.string() : "cannot run " + spec.argv[0];
+            failure.stage == 0 ? "cannot enter " + spec.cwd.string() : "cannot run " + command[0];
         throw EnvironmentError(what + ": " + std::strerror(failure.error));
     }
 
     const int status = capture ? wait_captured(pid, out_read.get(), events_read.get(), spec, result,
-                                               watchdog ? watchdog->pid() : -1)
+                                               watchdog ? watchdog->pid() : -1, adopting)
                                : wait_inherited(pid);
     watchdog.reset();
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
@@ -367,6 +432,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    // bwrap exits with 128 + N when the program died from signal N, as a shell does.
+    if (contained && result.exit_code > 128 && result.exit_code - 128 < NSIG) {
+        result.signal = result.exit_code - 128;
+        result.exit_code = -1;
+    }
     return result;
 }
 

@@ -1,6 +1,7 @@
 /// @file
 /// @brief Starting child processes (fork/execvp with an argv vector, never a shell), with
-/// captured or inherited output, an optional time limit, and signal names for crash reports.
+/// captured or inherited output, an optional time limit, the sandbox that test programs run in,
+/// and signal names for crash reports.
 #pragma once
 
 #include <chrono>
@@ -44,6 +45,13 @@ struct ProcessSpec {
     /// progress while it runs), and with an empty piece when a while has passed without any;
     /// the output is captured all the same.
     std::function<void(std::string_view)> on_output = {};
+    /// Capture mode: run inside the sandbox (see sandbox()) where it can start, else as without
+    /// it. Inside, the whole file system is read-only but for a temporary folder of the run's own
+    /// (TMPDIR, removed after the run); /proc is read-only too, and /dev holds the basic devices
+    /// and the GPU's. The child leads a PID namespace and a session of its own, without
+    /// capabilities: every process it starts ends when it ends, before run_process returns,
+    /// and none of them can see, signal or trace the runner.
+    bool sandboxed = false;
 };
 
 /// The descriptor number of the events pipe in the child (see ProcessSpec::events_pipe).
@@ -69,6 +77,25 @@ struct ProcessResult {
     [[nodiscard]] bool succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }
 };
 
+/// How the test programs that the runner starts are contained on this machine.
+struct Sandbox {
+    bool active = false;  ///< sandboxed specs run inside bubblewrap
+    /// "bubblewrap", or "none: <why>" (what the class's reports record as torchlings_sandbox).
+    std::string description;
+    bool turned_off = false;      ///< none, because TORCHLINGS_SANDBOX=off asks for none
+    std::filesystem::path bwrap;  ///< the bubblewrap program, when active
+};
+
+/// The environment variable that turns the sandbox off ("off"); "auto" or unset: use it where it
+/// starts.
+inline constexpr const char* kSandboxVariable = "TORCHLINGS_SANDBOX";
+
+/// Whether test programs run in the sandbox here, decided once per runner process: bubblewrap
+/// (`bwrap`) must be on PATH and must start a trivial command with the sandbox's options (it
+/// cannot where user namespaces are disabled, as in many containers, nor outside Linux). Throws
+/// EnvironmentError when TORCHLINGS_SANDBOX holds a value other than auto or off.
+[[nodiscard]] const Sandbox& sandbox();
+
 /// A captured, untimed run of a command line (argv[0] looked up on PATH).
 [[nodiscard]] inline ProcessSpec command_spec(std::vector<std::string> argv) {
     ProcessSpec spec;
@@ -78,8 +105,10 @@ struct ProcessResult {
 
 /// Runs a child to completion. In capture mode the child leads its own process group, which is
 /// killed (SIGKILL) at the time limit, when the child ends, and, through a watchdog process,
-/// when the runner itself dies (even by SIGKILL) or stays stopped past the limit; output still
-/// held open by a process that left the group is read until the limit at most. Throws
+/// when the runner itself dies (even by SIGKILL) or stays stopped past the limit (the watchdog
+/// then also resumes the runner); output still held open by a process that left the group is
+/// read until the limit at most. A sandboxed child that dies from a signal reports the signal
+/// (bubblewrap exits with 128 + its number, which is read back). Throws
 /// EnvironmentError when the program cannot be started (e.g. not found), and Interrupted after
 /// stopping the child when the user presses Ctrl-C.
 ProcessResult run_process(const ProcessSpec& spec);

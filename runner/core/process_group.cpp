@@ -1,7 +1,7 @@
 /// @file
-/// @brief Stopping what a test program started: its process group, the processes that left the
-/// group and were adopted by the runner, and a watchdog process that stops the group when the
-/// runner dies or the time limit is long past.
+/// @brief Containing and stopping what a test program started: the sandbox (bubblewrap), its
+/// process group, the processes that left the group and were adopted by the runner, and a
+/// watchdog process that stops the group when the runner dies or the time limit is long past.
 #include "core/process_group.h"
 
 #include <dirent.h>
@@ -17,6 +17,139 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <string_view>
+
+#include "core/errors.h"
+#include "core/process.h"
+#include "core/text.h"
+
+namespace torchlings::runner {
+namespace fs = std::filesystem;
+
+namespace {
+
+/// How long bubblewrap may take to run `true` before the runner decides it cannot start.
+constexpr std::chrono::seconds kProbeTimeout{10};
+
+/// The options that make the sandbox, before the binds of the run's own (see sandbox_command).
+std::vector<std::string> sandbox_options(const fs::path& bwrap) {
+    // The whole file system read-only (the course, build/, the reports); /dev of the basic
+    // devices and a private shm; /proc of the namespace's own processes, read-only (no sysctl, no
+    // writes to /proc/self/mem); a PID namespace, so that every descendant dies with the program
+    // and none sees the runner, and which dies with the runner; a session of its own (no
+    // terminal to type into); no capabilities, even as root (nothing to remount or trace).
+    std::vector<std::string> argv{bwrap.string(), "--ro-bind", "/", "/", "--dev", "/dev"};
+    argv.insert(argv.end(), {"--proc", "/proc", "--remount-ro", "/proc"});
+    argv.insert(argv.end(), {"--unshare-pid", "--die-with-parent", "--new-session"});
+    argv.insert(argv.end(), {"--cap-drop", "ALL"});
+    return argv;
+}
+
+/// The GPU's device files, which the sandbox's /dev lends from the machine's: NVIDIA's
+/// (nvidia0, nvidiactl, nvidia-uvm, nvidia-caps/, ...), the render nodes (dri/) and AMD's kfd.
+std::vector<std::string> gpu_devices() {
+    std::vector<std::string> found;
+    std::error_code error;
+    for (fs::directory_iterator it("/dev", error), end; !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (name.starts_with("nvidia") || name == "dri" || name == "kfd") {
+            found.push_back(it->path().string());
+        }
+    }
+    std::ranges::sort(found);
+    return found;
+}
+
+/// CUDA creates /dev/nvidia-uvm on its first use, through the set-uid nvidia-modprobe, which
+/// cannot gain its rights inside the sandbox: create it here, outside, once.
+void create_uvm_device() {
+    std::error_code error;
+    if (!fs::exists("/dev/nvidiactl", error) || fs::exists("/dev/nvidia-uvm", error)) {
+        return;
+    }
+    if (const auto modprobe = find_program("nvidia-modprobe")) {
+        ProcessSpec spec = command_spec({modprobe->string(), "-u", "-c=0"});
+        spec.timeout = kProbeTimeout;
+        try {
+            (void)run_process(spec);
+        } catch (const EnvironmentError&) {  // CUDA will say what is missing, as without a sandbox
+        }
+    }
+}
+
+/// Decides the sandbox once: TORCHLINGS_SANDBOX, the platform, bwrap on PATH, and bwrap running
+/// `true` with the sandbox's options.
+Sandbox decide_sandbox() {
+    Sandbox level;
+#ifdef __linux__
+    constexpr bool kLinux = true;
+#else
+    constexpr bool kLinux = false;
+#endif
+    if (!kLinux) {
+        level.description = "none: bubblewrap needs Linux";
+        return level;
+    }
+    const char* setting = std::getenv(kSandboxVariable);
+    const std::string value = setting == nullptr ? "" : setting;
+    if (value == "off") {
+        level.turned_off = true;
+        level.description = "none: turned off (TORCHLINGS_SANDBOX=off)";
+        return level;
+    }
+    const std::optional<fs::path> bwrap = find_program("bwrap");
+    if (!bwrap) {
+        level.description = "none: bwrap is not installed (sudo apt-get install -y bubblewrap)";
+        return level;
+    }
+    std::vector<std::string> argv = sandbox_options(*bwrap);
+    argv.insert(argv.end(), {"--", "true"});
+    ProcessSpec probe = command_spec(std::move(argv));
+    probe.timeout = kProbeTimeout;
+    probe.output_limit = 4096;
+    ProcessResult result;
+    try {
+        result = run_process(probe);
+    } catch (const EnvironmentError& error) {
+        level.description = std::string("none: bwrap cannot run: ") + error.what();
+        return level;
+    }
+    if (!result.succeeded()) {
+        const std::vector<std::string> lines = split_lines(result.output);
+        std::string why =
+            lines.empty() ? "exit status " + std::to_string(result.exit_code) : trim(lines.front());
+        if (result.timed_out) {
+            why = "it did not start within " + std::to_string(kProbeTimeout.count()) + " s";
+        }
+        if (why.starts_with("bwrap: ")) {
+            why.erase(0, 7);  // "bwrap: No permissions to create a new namespace, ..."
+        }
+        level.description = "none: bwrap cannot start here: " + why;
+        return level;
+    }
+    create_uvm_device();
+    level.active = true;
+    level.bwrap = *bwrap;
+    level.description = "bubblewrap";
+    return level;
+}
+
+}  // namespace
+
+const Sandbox& sandbox() {
+    const char* setting = std::getenv(kSandboxVariable);
+    const std::string value = setting == nullptr ? "" : setting;
+    if (!value.empty() && value != "auto" && value != "off") {
+        throw EnvironmentError(std::string(kSandboxVariable) + "=" + value +
+                                   " is not a setting the runner knows: auto (the default: the "
+                                   "sandbox wherever it starts) or off",
+                               std::string("unset ") + kSandboxVariable);
+    }
+    static const Sandbox decided = decide_sandbox();
+    return decided;
+}
+
+}  // namespace torchlings::runner
 
 namespace torchlings::runner::detail {
 using Clock = std::chrono::steady_clock;
@@ -28,6 +161,20 @@ namespace {
 constexpr std::chrono::milliseconds kWatchdogGrace{3000};
 
 }  // namespace
+
+std::vector<std::string> sandbox_command(const fs::path& bwrap, const fs::path& temporary,
+                                         const fs::path& cwd) {
+    std::vector<std::string> argv = sandbox_options(bwrap);
+    for (const std::string& device : gpu_devices()) {
+        argv.insert(argv.end(), {"--dev-bind", device, device});
+    }
+    argv.insert(argv.end(), {"--bind", temporary.string(), temporary.string()});
+    if (!cwd.empty()) {
+        argv.insert(argv.end(), {"--chdir", cwd.string()});
+    }
+    argv.emplace_back("--");
+    return argv;
+}
 
 // pipe2() would do it in one call, but macOS lacks it; the runner is single-threaded, so no
 // other fork can slip in between the two calls.
@@ -82,10 +229,11 @@ Watchdog::Watchdog(pid_t group, const std::optional<std::chrono::milliseconds>& 
     if (!make_pipe(fds)) {
         return;  // no watchdog: the time limit is still enforced by the runner
     }
+    const pid_t runner = getpid();
     const pid_t pid = fork();
     if (pid == 0) {
         ::close(fds[1]);
-        watch(group, fds[0], timeout);
+        watch(group, runner, fds[0], timeout);
     }
     ::close(fds[0]);
     if (pid < 0) {
@@ -115,7 +263,7 @@ Watchdog::~Watchdog() {
     waitpid(pid_, &ignored, 0);
 }
 
-void Watchdog::watch(pid_t group, int lifeline,
+void Watchdog::watch(pid_t group, pid_t runner, int lifeline,
                      const std::optional<std::chrono::milliseconds>& timeout) {
     // Deaf to the terminal's signals, and holding nothing of the runner's open.
     for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGTSTP}) {
@@ -134,6 +282,7 @@ void Watchdog::watch(pid_t group, int lifeline,
     }
     const Clock::time_point deadline =
         timeout ? Clock::now() + *timeout + kWatchdogGrace : Clock::time_point::max();
+    bool runner_gone = false;
     while (true) {
         int wait_ms = -1;
         if (timeout) {
@@ -150,9 +299,15 @@ void Watchdog::watch(pid_t group, int lifeline,
         if (ready > 0 && read(lifeline, &byte, 1) == 1 && byte == 'D') {
             _exit(0);  // the runner finished and stopped the group itself
         }
-        break;  // the runner died (end of file), or the time is up
+        runner_gone = ready > 0;  // end of file: the runner died
+        break;                    // or the time is up
     }
     kill_group(group);
+    if (!runner_gone) {
+        // Still there but silent past the limit: stopped, perhaps by the test program itself
+        // (without the sandbox it can signal its parent). Resumed, it reports the time limit.
+        kill(runner, SIGCONT);
+    }
     _exit(0);
 }
 

@@ -1,12 +1,15 @@
 /// @file
-/// @brief What run_process (core/process.cpp) uses to stop a test program and everything it
-/// started; internal to the runner's core.
+/// @brief What run_process (core/process.cpp) uses to contain a test program and to stop it and
+/// everything it started; internal to the runner's core.
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace torchlings::runner::detail {
 
@@ -21,8 +24,18 @@ void kill_group(pid_t pid);
 /// except `keep`, and reaps it.
 void kill_adopted(pid_t keep);
 
+/// The start of the command line that runs a program inside the sandbox (core/process.h's
+/// ProcessSpec::sandboxed), up to and including "--": `bwrap` with the whole file system
+/// read-only, `temporary` writable, /proc read-only, a /dev of the basic devices and the GPU's
+/// (/dev/nvidia*, /dev/dri, /dev/kfd), a PID namespace and a session of its own that die with
+/// the runner, no capabilities, and `cwd` (when given) as the working folder.
+[[nodiscard]] std::vector<std::string> sandbox_command(const std::filesystem::path& bwrap,
+                                                       const std::filesystem::path& temporary,
+                                                       const std::filesystem::path& cwd);
+
 /// A process that stops the child's group when the runner dies (its end of a pipe closes) or
-/// stays stopped past the time limit; told "done" by the runner, it ends quietly.
+/// stays stopped past the time limit, and then resumes the runner (SIGCONT), should the test
+/// program have stopped it; told "done" by the runner, it ends quietly.
 class Watchdog {
   public:
     Watchdog(pid_t group, const std::optional<std::chrono::milliseconds>& timeout);
@@ -32,7 +45,7 @@ class Watchdog {
     [[nodiscard]] pid_t pid() const { return pid_; }
 
   private:
-    [[noreturn]] static void watch(pid_t group, int lifeline,
+    [[noreturn]] static void watch(pid_t group, pid_t runner, int lifeline,
                                    const std::optional<std::chrono::milliseconds>& timeout);
 
     pid_t pid_ = -1;

@@ -83,4 +83,8 @@ void check_nvcc(Report& report, const Context& context, const nlohmann::json& co
 /// The GPUs nvidia-smi lists; empty when there is none (or no driver).
 std::vector<std::string> check_gpus(Report& report);
 
+/// The sandbox the test programs run in (bubblewrap), or why there is none: a note, since the
+/// runner works without it.
+void check_sandbox(Report& report);
+
 }  // namespace torchlings::runner::doctor

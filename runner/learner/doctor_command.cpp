@@ -183,6 +183,7 @@ ExitCode doctor_command(Context& context) {
     check_compiler(report, context, config.values);
     check_tool(report, "ld.lld", "links an exercise in a fifth of ld.bfd's time", "");
     check_nvcc(report, context, config.values);
+    check_sandbox(report);
     report.section("Libraries");
     if (config.problem.empty()) {
         report_libraries(report, config.values);

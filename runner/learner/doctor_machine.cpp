@@ -1,5 +1,6 @@
 /// @file
-/// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs.
+/// @brief `doctor`'s checks of this machine: CMake, Ninja, the compiler, nvcc, the GPUs, the
+/// sandbox of the test programs.
 #include <chrono>
 #include <map>
 #include <sstream>
@@ -217,6 +218,24 @@ std::vector<std::string> check_gpus(Report& report) {
         report.detail("cuda:" + std::to_string(i) + "  " + gpus[i]);
     }
     return gpus;
+}
+
+void check_sandbox(Report& report) {
+    try {
+        const Sandbox& level = sandbox();
+        if (level.active) {
+            const std::string version =
+                first_line(tool_output(level.bwrap, {"--version"}).value_or(""));
+            report.ok("sandbox", (version.empty() ? "bubblewrap" : version) +
+                                     ": each test program sees the course and the build "
+                                     "read-only, in a PID namespace of its own  (" +
+                                     level.bwrap.string() + ")");
+        } else {
+            report.note("sandbox", level.description + "; test programs run without one");
+        }
+    } catch (const EnvironmentError& error) {
+        report.problem("sandbox", error.what(), error.fix());
+    }
 }
 
 }  // namespace torchlings::runner::doctor

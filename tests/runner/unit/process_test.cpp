@@ -2,12 +2,19 @@
 /// @brief Unit tests of running child processes: output, exit status, signals, time limits.
 #include "tl_test/catch.h"
 
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "core/errors.h"
 #include "core/process.h"
 #include "core/text.h"
 #include "temp_dir.h"
+#include "tl_test/skip.h"
 
 namespace tl = torchlings::runner;
 using namespace std::chrono_literals;
@@ -97,6 +104,111 @@ TEST_CASE("a program that does not exist is an environment error naming it") {
                         Catch::Matchers::ContainsSubstring("cannot run tl-no-such-program"));
     REQUIRE_THROWS_WITH(shell("true", {}, "/no/such/folder"),
                         Catch::Matchers::ContainsSubstring("cannot enter /no/such/folder"));
+}
+
+// --- The sandbox (where bubblewrap starts; elsewhere these report skipped) ---
+
+namespace {
+
+/// A captured run of a shell script inside the sandbox.
+tl::ProcessResult sandboxed(const std::string& script, const std::filesystem::path& cwd = {}) {
+    tl::ProcessSpec spec{{"sh", "-c", script}, cwd, tl::OutputMode::kCapture, 20s};
+    spec.sandboxed = true;
+    return tl::run_process(spec);
+}
+
+/// The processes whose command line holds `word`.
+int processes_with(const std::string& word) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        const std::string line((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        count += line.find(word) != std::string::npos ? 1 : 0;
+    }
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: a test program writes nothing but a temporary folder of its own") {
+    if (!tl::sandbox().active) {
+        TL_SKIP("the sandbox cannot start here (" << tl::sandbox().description << ")");
+    }
+    const tl::testing::TempDir dir;
+    const std::string outside = (dir.path() / "written").string();
+    const std::string script =
+        "echo kept > \"$TMPDIR/file\" && cat \"$TMPDIR/file\" && echo \"$TMPDIR\"; echo x > " +
+        outside + " || echo refused; echo y > /dev/shm/mine && echo shm; pwd";
+    const tl::ProcessResult result = sandboxed(script, dir.path());
+    CHECK(result.succeeded());
+    const std::vector<std::string> lines = tl::split_lines(result.output);
+    REQUIRE(lines.size() >= 5);
+    CHECK(lines[0] == "kept");
+    CHECK_THAT(result.output, Catch::Matchers::ContainsSubstring("Read-only file system"));
+    CHECK(lines[lines.size() - 3] == "refused");
+    CHECK(lines[lines.size() - 2] == "shm");  // a /dev/shm of its own
+    CHECK(tl::same_path(lines.back(), dir.path()));
+    CHECK_FALSE(std::filesystem::exists(outside));
+    CHECK_FALSE(std::filesystem::exists(lines[1]));  // its TMPDIR is gone with it
+    CHECK_FALSE(std::filesystem::exists("/dev/shm/mine"));
+}
+
+TEST_CASE("sandbox: every process a test program starts has ended when its run returns") {
+    if (!tl::sandbox().active) {
+        TL_SKIP("the sandbox cannot start here (" << tl::sandbox().description << ")");
+    }
+    // A process in a session of its own, holding no output, outlives the program by far.
+    const std::string mark = "600.4242" + std::to_string(getpid());
+    const tl::ProcessResult result =
+        sandboxed("setsid sleep " + mark + " </dev/null >/dev/null 2>&1 & echo started");
+    CHECK(result.succeeded());
+    CHECK(result.output == "started\n");
+    CHECK(result.seconds < 10.0);
+    CHECK(processes_with(mark) == 0);
+}
+
+TEST_CASE("sandbox: a test program cannot see or signal the runner") {
+    if (!tl::sandbox().active) {
+        TL_SKIP("the sandbox cannot start here (" << tl::sandbox().description << ")");
+    }
+    const std::string runner = std::to_string(getpid());
+    const tl::ProcessResult result = sandboxed("kill -STOP $PPID; kill -0 " + runner +
+                                               " 2>/dev/null && echo reached || echo unseen; "
+                                               "ls /proc | grep -c '^[0-9]'");
+    CHECK(result.succeeded());
+    const std::vector<std::string> lines = tl::split_lines(result.output);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0] == "unseen");
+    CHECK(std::stoi(lines[1]) <= 4);  // bwrap's first process, sh, ls, grep
+}
+
+TEST_CASE("sandbox: a signal that ends a test program is reported as the signal") {
+    if (!tl::sandbox().active) {
+        TL_SKIP("the sandbox cannot start here (" << tl::sandbox().description << ")");
+    }
+    const tl::ProcessResult crashed = sandboxed("kill -SEGV $$");
+    CHECK(crashed.signal == SIGSEGV);
+    CHECK(crashed.exit_code == -1);
+    const tl::ProcessResult exited = sandboxed("exit 3");
+    CHECK(exited.exit_code == 3);
+    CHECK(exited.signal == 0);
+    tl::ProcessSpec missing{{"tl-no-such-program"}, {}, tl::OutputMode::kCapture, {}};
+    missing.sandboxed = true;
+    REQUIRE_THROWS_WITH(tl::run_process(missing),
+                        Catch::Matchers::ContainsSubstring("cannot run tl-no-such-program"));
+}
+
+TEST_CASE("sandbox: TORCHLINGS_SANDBOX takes auto or off, and says so otherwise") {
+    setenv(tl::kSandboxVariable, "sometimes", 1);
+    CHECK_THROWS_WITH(tl::sandbox(), Catch::Matchers::ContainsSubstring(
+                                         "TORCHLINGS_SANDBOX=sometimes is not a setting") &&
+                                         Catch::Matchers::ContainsSubstring("auto") &&
+                                         Catch::Matchers::ContainsSubstring("off"));
+    unsetenv(tl::kSandboxVariable);
+    const tl::Sandbox& level = tl::sandbox();
+    CHECK(level.active == (level.description == "bubblewrap"));
+    CHECK((level.active || level.description.rfind("none: ", 0) == 0));
 }
 
 TEST_CASE("signal names and meanings") {
