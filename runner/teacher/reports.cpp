@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/process.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -317,7 +318,8 @@ nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                    {"max-score", static_cast<int>(scores.cases.size())},
                    {"tests", std::move(tests)},
                    {"torchlings_skipped", scores.skipped},
-                   {"torchlings_flags", scores.flags}};
+                   {"torchlings_flags", scores.flags},
+                   {"torchlings_sandbox", sandbox().description}};
     return with_valid_utf8(std::move(result));
 }
 
@@ -354,7 +356,9 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
     json results = {{"output", output},
                     {"tests", std::move(tests)},
                     {"extra_data",
-                     {{"torchlings_skipped", scores.skipped}, {"torchlings_flags", scores.flags}}}};
+                     {{"torchlings_skipped", scores.skipped},
+                      {"torchlings_flags", scores.flags},
+                      {"torchlings_sandbox", sandbox().description}}}};
     return with_valid_utf8(std::move(results));
 }
 

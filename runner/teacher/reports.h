@@ -73,7 +73,9 @@ namespace torchlings::runner {
 /// Classroom 50's result.json (schema classroom50/result/v1), what an autograder writes in the
 /// learner's checkout: `{"schema", "classroom", "assignment", "submission", "commit", "release",
 /// "review", "datetime", "score", "max-score", "tests": [{"test-name", "passed", "score",
-/// "max-score"}], "torchlings_skipped"}`. classroom, assignment, submission, commit, release and
+/// "max-score"}], "torchlings_skipped", "torchlings_sandbox"}`. torchlings_sandbox says how the
+/// test programs were contained (core/process.h's sandbox()): "bubblewrap", or "none: <why>".
+/// classroom, assignment, submission, commit, release and
 /// review are the runner's CLASSROOM, ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and
 /// REVIEW_URL (else COMMIT_URL), "" when unset; datetime is now, in UTC. The runner itself stamps
 /// owner, assignment_type, submitted_by and graded_at, and overwrites datetime with the commit's.
@@ -81,7 +83,8 @@ namespace torchlings::runner {
                                                 const DeclaredCases& declared = {});
 
 /// Gradescope's results.json: `{"output", "tests": [{"name", "score", "max_score", "status",
-/// "output", "visibility"}], "extra_data": {"torchlings_skipped"}}`; status "passed" or
+/// "output", "visibility"}], "extra_data": {"torchlings_skipped", "torchlings_sandbox"}}` (the
+/// sandbox as in Classroom 50's result); status "passed" or
 /// "failed", output the case's message ("" for a pass), visibility "visible". The total is the
 /// sum of the tests' scores (no top-level score, which would override it); the top-level output
 /// says it in words and names the cases left out.

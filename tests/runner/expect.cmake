@@ -23,6 +23,8 @@
 #    (<root>, <build>);
 #  - durations and times become <time>, <duration> and <timestamp>: `(0.4 s)`,
 #    `"torchlings_duration_s": 0.0123`, `"duration": 12`, `time="0.012"`, ISO 8601 times;
+#  - the sandbox that contained the test programs (`"torchlings_sandbox": "bubblewrap"`, or
+#    "none: <why>") becomes <sandbox>: it depends on the machine;
 #  - single quotes become ASCII: GCC writes ‘name’ in a UTF-8 locale and 'name' elsewhere,
 #    which XML escapes as &apos;name&apos;;
 #  - a compiler's error message, after the `file:line:col: error: ` that the runner reports,
@@ -151,6 +153,7 @@ function(normalise var)
   string(REGEX REPLACE "(\"[a-z_]*duration[a-z_]*\": )-?[0-9.eE+-]+" "\\1\"<duration>\""
          text "${text}")
   string(REGEX REPLACE "( time=\")[0-9.]+\"" "\\1<time>\"" text "${text}")
+  string(REGEX REPLACE "(\"torchlings_sandbox\": )\"[^\"]*\"" "\\1\"<sandbox>\"" text "${text}")
   # A compiler's message for an error at a source location (the runner's headline, in every
   # format: up to the end of the line, of a JSON string or of an XML attribute).
   string(REGEX REPLACE "(\\.(cpp|cu|h):[0-9]+:[0-9]+: error: )[^\n\"\\\\]*" "\\1<compiler message>"

@@ -10,6 +10,8 @@ submit/* tag, integer scores (not booleans) with score <= max-score, tests[] of 
 passed (boolean), score and max-score, datetime in UTC (YYYY-MM-DDTHH:MM:SSZ).
 gradescope: results.json as Gradescope's specs.md describes it: tests[] with name, score,
 max_score, status (passed|failed), output and visibility; the total is the tests' sum.
+Both: torchlings_sandbox (Gradescope: in extra_data, when the file has it) is "bubblewrap" or
+"none: <why>".
 SCORE and MAX_SCORE are what the file must give; TESTS, the number of tests (or "-").
 Prints what is wrong and exits 1, else prints the score and exits 0.
 """
@@ -28,14 +30,23 @@ def integer(value):
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def sandbox_problems(value):
+    """torchlings_sandbox: how the test programs were contained, "bubblewrap" or "none: <why>"."""
+    if not isinstance(value, str) or not (value == "bubblewrap" or value.startswith("none: ")):
+        return [f"torchlings_sandbox {value!r} is neither \"bubblewrap\" nor \"none: <why>\""]
+    return []
+
+
 def classroom50(data, env):
     problems = []
     missing = AUTOGRADER_FIELDS - set(data)
     if missing:
         problems.append(f"fields missing: {sorted(missing)}")
-    extra = set(data) - AUTOGRADER_FIELDS - {"torchlings_skipped", "torchlings_flags"}
+    extra = set(data) - AUTOGRADER_FIELDS - {"torchlings_skipped", "torchlings_flags",
+                                             "torchlings_sandbox"}
     if extra:
         problems.append(f"fields no autograder writes: {sorted(extra)}")
+    problems += sandbox_problems(data.get("torchlings_sandbox"))
     if data.get("schema") != "classroom50/result/v1":
         problems.append(f"schema {data.get('schema')!r}")
     for field, variable in (("classroom", "CLASSROOM"), ("assignment", "ASSIGNMENT"),
@@ -106,6 +117,8 @@ def gradescope(data, _env):
     maximum = sum(t.get("max_score", 0) for t in tests if isinstance(t, dict))
     if "output" in data and not isinstance(data["output"], str):
         problems.append("output is not a string")
+    if "extra_data" in data:  # a graded run's (a refusal runs nothing)
+        problems += sandbox_problems(data["extra_data"].get("torchlings_sandbox"))
     return problems, score, maximum, len(tests)
 
 

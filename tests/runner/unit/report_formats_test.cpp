@@ -1,6 +1,7 @@
 /// @file
 /// @brief Unit tests of the other machine-readable results of `check`: --json over several
 /// exercises, JUnit XML, Classroom 50 and Gradescope scores.
+#include "core/process.h"
 #include "report_fixture.h"
 
 using namespace tl_report_test;  // NOLINT(google-build-using-namespace): the fixture's helpers
@@ -128,6 +129,16 @@ TEST_CASE("gradescope: one point per case, integer scores, skips listed apart") 
     const json refused = tl::gradescope_refusal("Not graded: edited tests.");
     CHECK(refused["score"] == 0);
     CHECK(refused["tests"] == json::array());
+}
+
+TEST_CASE("classroom50 and gradescope: the results say which sandbox contained the tests") {
+    ReportFixture fixture;
+    const std::vector<tl::ExerciseReport> reports =
+        tl::describe_all(fixture.context(), {failing(fixture)});
+    const std::string level = tl::sandbox().description;
+    CHECK((level == "bubblewrap" || level.rfind("none: ", 0) == 0));
+    CHECK(tl::classroom50_result(reports)["torchlings_sandbox"] == level);
+    CHECK(tl::gradescope_results(reports)["extra_data"]["torchlings_sandbox"] == level);
 }
 
 TEST_CASE("scores: a refused report scores every declared case 0, not only those it showed") {
