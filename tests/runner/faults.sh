@@ -82,6 +82,17 @@ wait_for_marked() {
   done
 }
 
+# needs_sandbox: skips the case where the runner cannot start its sandbox, as the runner decides
+# (bwrap on PATH running `true` with the sandbox's options; core/process_group.cpp): without it,
+# the attack would work, and harm the build folder.
+needs_sandbox() {
+  [ "${TORCHLINGS_SANDBOX:-auto}" != off ] || skip "TORCHLINGS_SANDBOX=off: test programs run without the sandbox"
+  command -v bwrap >/dev/null 2>&1 || skip "bwrap is not installed, so test programs run without the sandbox"
+  why=$(bwrap --ro-bind / / --dev /dev --proc /proc --remount-ro /proc --unshare-pid \
+    --die-with-parent --new-session --cap-drop ALL -- true 2>&1) ||
+    skip "bwrap cannot start here, so test programs run without the sandbox: $why"
+}
+
 # spin_then <signal>: `check hx_spin` in the background; once the test program and its child
 # spin, the runner gets the signal; both must then be gone within 5 s. Sets $rc to the runner's.
 spin_then() {
@@ -301,6 +312,79 @@ case $case_name in
     expect_rc 1
     expect "Stopped after 8 s"
     gone_within 5 $(marked "$WORK/pids")
+    ;;
+  stop_parent | stop_parent_unsandboxed)
+    # In a test, the learner's code stops its parent with SIGSTOP: in the sandbox its parent is
+    # the sandbox's first process, which ignores it, and the check ends as usual; without (as
+    # TORCHLINGS_SANDBOX=off), the runner, which the watchdog resumes past the limit (5 s). The
+    # check must end either way, with the test's own verdict.
+    prebuild ex_hx_stop_parent
+    COURSE=$HOSTILE
+    [ "$case_name" = stop_parent ] || export TORCHLINGS_SANDBOX=off
+    start=$(date +%s)
+    "$RUNNER" --root "$COURSE" --build-dir "$BUILD" --state "$STATE" --color=never \
+      check hx_stop_parent --classroom50 "$WORK/result.json" >"$OUT" 2>&1 </dev/null &
+    runner=$!
+    waited=0
+    while alive "$runner" && [ "$waited" -lt 300 ]; do sleep 0.1; waited=$((waited + 1)); done
+    if alive "$runner"; then
+      kill -CONT "$runner"; sleep 1; kill -9 "$runner" 2>/dev/null
+      cat "$OUT"
+      fail "the runner was still stopped 30 s later: its test program stopped it"
+    fi
+    wait "$runner"; rc=$?
+    took=$(($(date +%s) - start))
+    cat "$OUT"; printf '(exit code %s, %s s)\n' "$rc" "$took"
+    expect_rc 0
+    expect "hx_stop_parent: 1/1 tests passed"
+    if grep -q '"torchlings_sandbox": "bubblewrap"' "$WORK/result.json"; then
+      [ "$case_name" = stop_parent ] || fail "TORCHLINGS_SANDBOX=off, yet the result says bubblewrap"
+      [ "$took" -le 4 ] || fail "check took $took s: the runner was stopped, not out of reach"
+    else
+      expect_file "$WORK/result.json" '"torchlings_sandbox": "none: '
+    fi
+    ;;
+  lingering_rewrite)
+    # The learner's file crashes its test; in the run that then lists its cases, a global's
+    # initializer leaves a process behind (a session of its own, no descriptor held) that waits
+    # for the runner to exit, then writes a passing result over Classroom 50's. In the sandbox
+    # it dies with that run, before the runner writes the result (where it could not write).
+    needs_sandbox
+    prebuild ex_hx_linger
+    COURSE=$HOSTILE
+    HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" run check hx_linger --classroom50 "$WORK/result.json"
+    left=$(marked "$WORK/linger")
+    cp "$WORK/result.json" "$WORK/written.json"
+    sleep 2  # the forgery would come within 20 ms of the runner's exit
+    [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
+    cmp "$WORK/result.json" "$WORK/written.json" || { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
+    expect_rc 1
+    expect "hx_linger: 0/1 tests passed"
+    expect_file "$WORK/result.json" '"score": 0,'
+    expect_file "$WORK/result.json" '"torchlings_sandbox": "bubblewrap"'
+    ;;
+  overwrite_build_and_course)
+    # The learner's code writes over another test program of the build, the progress file (a
+    # forged record of another exercise done) and a test of the course: in the sandbox all of
+    # it is read-only, and every write fails.
+    needs_sandbox
+    prebuild ex_hx_overwrite ex_hx_slow
+    cp -R "$HOSTILE" "$WORK/course"
+    COURSE="$WORK/course"
+    victim="$BUILD/bin/ex_hx_slow"
+    cp "$victim" "$WORK/victim"
+    HX_STATE="$STATE" run check hx_overwrite --json
+    if ! cmp -s "$victim" "$WORK/victim"; then
+      rm -f "$victim"  # rebuilt by the next build that needs it
+      fail "the test program overwrote $victim"
+    fi
+    expect_rc 1
+    expect '"status": "fail"' "ex_hx_slow: Read-only file system" \
+      "state.json: Read-only file system" "hx_overwrite_test.cpp: Read-only file system"
+    cmp "$WORK/course/tests/exercises/00_hostile/hx_overwrite_test.cpp" \
+      "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
+    grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
+    expect_file "$STATE" '"hx_overwrite"'
     ;;
   runner_sigkill)
     spin_then KILL

@@ -18,6 +18,7 @@ a submission then rebuilds only the files it changed.
 TORCHLINGS_COMMAND replaces ./torchlings (a test runs the runner binary itself).
 """
 
+import filecmp
 import hashlib
 import json
 import os
@@ -78,9 +79,11 @@ if course:
               "this autograder belongs to (its torchlings-manifest.json differs). The teacher "
               "must build the image from the same export.", file=sys.stderr)
         sys.exit(1)
-    for path in LEARNER_FILES:
-        if os.path.isfile(path):
-            shutil.copyfile(path, os.path.join(course, path))
+    for path in LEARNER_FILES:  # a file the image already has is left alone: not rebuilt
+        target = os.path.join(course, path)
+        if os.path.isfile(path) and not (os.path.isfile(target) and
+                                         filecmp.cmp(path, target, shallow=False)):
+            shutil.copyfile(path, target)
     print(f"autograder: grading in the class image's copy of the course ({course})")
 else:
     course = "."
