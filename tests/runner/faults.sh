@@ -354,10 +354,9 @@ case $case_name in
     COURSE=$HOSTILE
     HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" run check hx_linger --classroom50 "$WORK/result.json"
     left=$(marked "$WORK/linger")
-    cp "$WORK/result.json" "$WORK/written.json"
     sleep 2  # the forgery would come within 20 ms of the runner's exit
+    grep -q '"forged"' "$WORK/result.json" && { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
     [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
-    cmp "$WORK/result.json" "$WORK/written.json" || { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
     expect_rc 1
     expect "hx_linger: 0/1 tests passed"
     expect_file "$WORK/result.json" '"score": 0,'

@@ -2,9 +2,9 @@
 /// @brief Hostile fixture (learner side): a wrong answer (it aborts) whose file leaves behind a
 /// process that outlives the runner and then writes a passing result over its report. After a
 /// crash the runner runs the program again to list its cases; there a global's initializer
-/// starts the process, which leaves the session, closes every descriptor (so that nothing holds
-/// the run open), waits for the runner (the program's parent) to exit, and writes a forged
-/// all-passed result over $HX_REPORT.
+/// starts the process, which leaves the session (before the program goes on), closes every
+/// descriptor (so that nothing holds the run open), waits for the runner (the program's parent)
+/// to exit, and writes a forged all-passed result over $HX_REPORT.
 #include <signal.h>
 #include <unistd.h>
 
@@ -41,13 +41,23 @@ const bool started = [] {
         return false;
     }
     const pid_t runner = getppid();
+    int ready[2] = {-1, -1};
+    if (pipe(ready) != 0) {
+        return false;
+    }
     if (fork() == 0) {
-        setsid();
+        setsid();  // out of the program's group before the program goes on
+        const char byte = 1;
+        [[maybe_unused]] const ssize_t written = write(ready[1], &byte, 1);
         for (int fd = 0; fd < 1024; ++fd) {
             close(fd);
         }
         linger(runner, report);
     }
+    close(ready[1]);
+    char byte = 0;
+    [[maybe_unused]] const ssize_t got = read(ready[0], &byte, 1);
+    close(ready[0]);
     return true;
 }();
 
