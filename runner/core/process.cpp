@@ -10,11 +10,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 
 #include <array>
-#include <system_error>
 #include <utility>
 
 #include "core/errors.h"
@@ -90,36 +88,6 @@ class Fd {
 
   private:
     int fd_;
-};
-
-/// A sandboxed run's own temporary folder (its TMPDIR, the one place it may write), made in the
-/// runner's temporary folder and removed with everything in it once the run has ended.
-class RunFolder {
-  public:
-    RunFolder() {
-        std::error_code error;
-        const fs::path parent = fs::temp_directory_path(error);
-        std::string name = ((error ? fs::path("/tmp") : parent) / "torchlings-run-XXXXXX").string();
-        if (mkdtemp(name.data()) == nullptr) {
-            throw EnvironmentError("cannot make a temporary folder for the test program in " +
-                                       fs::path(name).parent_path().string() + ": " +
-                                       std::strerror(errno),
-                                   "df -h " + fs::path(name).parent_path().string() +
-                                       "   (then free some space, or set TMPDIR to a folder of "
-                                       "yours)");
-        }
-        path_ = name;
-    }
-    ~RunFolder() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    RunFolder(const RunFolder&) = delete;
-    RunFolder& operator=(const RunFolder&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
 };
 
 /// Why the child could not exec, sent back through a close-on-exec pipe.
@@ -301,17 +269,15 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     const bool capture = spec.output == OutputMode::kCapture;
     const bool events = capture && spec.events_pipe;
-    // In the sandbox: bwrap's options, then the program, with a temporary folder of its own.
+    // In the sandbox: bwrap's options, then the program.
     const bool contained = capture && spec.sandboxed && sandbox().active;
-    std::optional<RunFolder> run_folder;
     std::vector<std::string> command;
     if (contained) {
         // Said here as without the sandbox: bwrap would only print it and exit 1.
         if (!find_program(spec.argv[0])) {
             throw EnvironmentError("cannot run " + spec.argv[0] + ": " + std::strerror(ENOENT));
         }
-        run_folder.emplace();
-        command = sandbox_command(sandbox().bwrap, run_folder->path(), spec.cwd);
+        command = sandbox_command(sandbox().bwrap, spec.cwd);
     }
     command.insert(command.end(), spec.argv.begin(), spec.argv.end());
     std::vector<char*> argv;
@@ -357,7 +323,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
         }
     }
     if (contained) {
-        variables.emplace_back("TMPDIR", run_folder->path().string());
+        variables.emplace_back("TMPDIR", detail::kSandboxTemporary);
     }
     std::vector<std::string> environment;
     std::vector<char*> envp;

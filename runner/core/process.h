@@ -46,11 +46,11 @@ struct ProcessSpec {
     /// the output is captured all the same.
     std::function<void(std::string_view)> on_output = {};
     /// Capture mode: run inside the sandbox (see sandbox()) where it can start, else as without
-    /// it. Inside, the whole file system is read-only but for a temporary folder of the run's own
-    /// (TMPDIR, removed after the run); /proc is read-only too, and /dev holds the basic devices
-    /// and the GPU's. The child leads a PID namespace and a session of its own, without
-    /// capabilities: every process it starts ends when it ends, before run_process returns,
-    /// and none of them can see, signal or trace the runner.
+    /// it. Inside, the whole file system is read-only; /proc too; /dev holds the basic devices,
+    /// the GPU's and a /dev/shm of the sandbox's own, in memory, the one place it may write (its
+    /// TMPDIR), gone with the sandbox. The child leads a PID namespace and a session of its own,
+    /// without capabilities: every process it starts ends when it ends, before run_process
+    /// returns, and none of them can see, signal or trace the runner.
     bool sandboxed = false;
 };
 

@@ -31,10 +31,10 @@ namespace {
 /// How long bubblewrap may take to run `true` before the runner decides it cannot start.
 constexpr std::chrono::seconds kProbeTimeout{10};
 
-/// The options that make the sandbox, before the binds of the run's own (see sandbox_command).
+/// The options that make the sandbox, before the GPU's devices (see sandbox_command).
 std::vector<std::string> sandbox_options(const fs::path& bwrap) {
     // The whole file system read-only (the course, build/, the reports); /dev of the basic
-    // devices and a private shm; /proc of the namespace's own processes, read-only (no sysctl, no
+    // devices and a private shm (the program's TMPDIR); /proc of the namespace's own processes, read-only (no sysctl, no
     // writes to /proc/self/mem); a PID namespace, so that every descendant dies with the program
     // and none sees the runner, and which dies with the runner; a session of its own (no
     // terminal to type into); no capabilities, even as root (nothing to remount or trace).
@@ -162,13 +162,11 @@ constexpr std::chrono::milliseconds kWatchdogGrace{3000};
 
 }  // namespace
 
-std::vector<std::string> sandbox_command(const fs::path& bwrap, const fs::path& temporary,
-                                         const fs::path& cwd) {
+std::vector<std::string> sandbox_command(const fs::path& bwrap, const fs::path& cwd) {
     std::vector<std::string> argv = sandbox_options(bwrap);
     for (const std::string& device : gpu_devices()) {
         argv.insert(argv.end(), {"--dev-bind", device, device});
     }
-    argv.insert(argv.end(), {"--bind", temporary.string(), temporary.string()});
     if (!cwd.empty()) {
         argv.insert(argv.end(), {"--chdir", cwd.string()});
     }

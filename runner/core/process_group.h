@@ -26,12 +26,16 @@ void kill_adopted(pid_t keep);
 
 /// The start of the command line that runs a program inside the sandbox (core/process.h's
 /// ProcessSpec::sandboxed), up to and including "--": `bwrap` with the whole file system
-/// read-only, `temporary` writable, /proc read-only, a /dev of the basic devices and the GPU's
+/// read-only, /proc read-only, a /dev of the basic devices, a private /dev/shm and the GPU's
 /// (/dev/nvidia*, /dev/dri, /dev/kfd), a PID namespace and a session of its own that die with
 /// the runner, no capabilities, and `cwd` (when given) as the working folder.
 [[nodiscard]] std::vector<std::string> sandbox_command(const std::filesystem::path& bwrap,
-                                                       const std::filesystem::path& temporary,
                                                        const std::filesystem::path& cwd);
+
+/// The sandboxed program's TMPDIR: its private /dev/shm, a file system in memory that is the
+/// sandbox's own and ends with it, so that nothing is left to remove even when the runner is
+/// killed.
+inline constexpr const char* kSandboxTemporary = "/dev/shm";
 
 /// A process that stops the child's group when the runner dies (its end of a pipe closes) or
 /// stays stopped past the time limit, and then resumes the runner (SIGCONT), should the test
