@@ -136,7 +136,7 @@ void show_autocast(const c10::Device& device, std::vector<Record>& records) {
                     ", autocast " + scientific(train_regression(device, true, 60)));
     std::cout << "- Lower precision pays where the hardware has units for it (tensor cores on "
                  "GPUs, AMX or AVX-512 BF16 on CPUs); without them the casts are extra work.\n"
-              << "- bfloat16 keeps float32's range with 8 bits of mantissa: errors near 1e-3 "
+              << "- bfloat16 keeps float32's range with 8 significant bits: errors near 1e-3 "
                  "relative, fine for training, not for a checksum.\n";
 }
 
@@ -150,7 +150,7 @@ void show_loss_scaling() {
         loss.backward();
         return w.grad().item<double>() / scale;
     };
-    print_field("True gradient", "1.0e-08 (below float16's smallest, about 6e-8)");
+    print_field("True gradient", "1.0e-08 (float16 rounds values below 2^-25, about 3.0e-8, to 0)");
     print_field("Without scaling", scientific(gradient(1.0)));
     print_field("Scaled by 1024, unscaled", scientific(gradient(1024.0)));
 

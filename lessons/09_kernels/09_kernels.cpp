@@ -71,15 +71,22 @@ void show_check(const c10::Device& device) {
     const auto x = torch::randn({kElements}, options);
     const auto y = torch::randn({kElements}, options);
     const float a = 1.5F;
-    // Ours is a * x + y, perhaps as one fused multiply-add (one rounding); ATen's add(y, x, a)
-    // may round a * x first (two roundings). Either is within one rounding of the exact
-    // value, so they differ by at most 2u (|a x| + |y|) per element.
+    // Ours is a * x + y, perhaps as one fused multiply-add: one rounding, within u |ax + y| of
+    // the exact value. ATen's add(y, x, a) may round a * x first, then the sum: within
+    // u |ax| + u |ax + y| (to first order). So the two differ by at most u |ax| + 2u |ax + y|; the
+    // factor 1 + 2u covers the second-order term and the bound's own rounding. Computed in
+    // float64, where a * x is exact; the bound is above 0 unless x and y are both 0.
     const auto ours = torchlings::saxpy(a, x, y);
     const auto aten = torch::add(y, x, a);
-    const auto scale = (x.abs() * a + y.abs()) * (2 * kUnitRoundoff);
-    const auto excess = ((ours - aten).abs() - scale).max().item<double>();
-    print_field("SAXPY max |ours - ATen|", scientific((ours - aten).abs().max().item<double>(), 2));
-    print_field("SAXPY within 2u(|ax|+|y|)", excess <= 0 ? "yes" : "NO");
+    const auto ax = x.to(torch::kFloat64) * a;
+    const auto saxpy_bound = (ax.abs() + 2 * (ax + y.to(torch::kFloat64)).abs()) *
+                             (kUnitRoundoff * (1 + 2 * kUnitRoundoff));
+    const auto difference = (ours.to(torch::kFloat64) - aten.to(torch::kFloat64)).abs();
+    const double worst = (difference / saxpy_bound).max().item<double>();
+    print_field("SAXPY max |ours - ATen|", scientific(difference.max().item<double>(), 2));
+    print_field("SAXPY bound u|ax|+2u|ax+y|", std::string(worst <= 1 ? "yes" : "NO") +
+                                                  " (the closest element reaches " +
+                                                  fixed(worst, 3) + " of it)");
 
     // The sum: every element reaches the result through at most k float32 additions, each off
     // by at most u relative, so |ours - exact| <= k u sum|x| (to first order). k follows from

@@ -32,6 +32,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -234,18 +235,28 @@ void show_evaluation(Job& job, const Data& train_set, const Data& test) {
 }
 
 // --- 7. What it costs ---
-double time_steps(Job& job, Sync sync, int steps, std::int64_t* bytes, std::size_t* collectives) {
+// 1 MiB, the size of DDP's first bucket. Filled last layer first, bucket 0 takes the last layer and
+// the middle one, closed by the middle layer's 4 MiB weight; bucket 1 is the first layer. So
+// bucket 0's all-reduce can run while backward computes the first layer's gradients.
+constexpr std::int64_t kBucketCap = std::int64_t{1} << 20;
+
+/// The median step time over the ranks; `*collectives` gets the bytes of each all-reduce of a
+/// step (one per parameter by hand, one per bucket with the Reducer).
+double time_steps(Job& job, Sync sync, int steps, std::vector<std::int64_t>* collectives) {
     constexpr std::int64_t kIn = 256;
     constexpr std::int64_t kWide = 1024;
     constexpr std::int64_t kLocalBatch = 64;
-    constexpr std::int64_t kBucketCap = 1 << 20;  // 1 MiB: several buckets, so overlap can show
     auto model = make_model(kIn, kWide, 10);
     model->to(job.device);
     auto params = model->parameters();
     std::unique_ptr<c10d::Reducer> reducer;
-    std::size_t buckets = 0;
+    collectives->clear();
     if (sync == Sync::kReducer) {
-        reducer = make_reducer(job, params, kBucketCap, &buckets);
+        reducer = make_reducer(job, params, kBucketCap, collectives);
+    } else {
+        for (const auto& p : params) {
+            collectives->push_back(p.numel() * static_cast<std::int64_t>(p.element_size()));
+        }
     }
     torch::optim::SGD optimizer(params, kLearningRate);
     const auto x = torch::randn({kLocalBatch, kIn}, torch::TensorOptions().device(job.device));
@@ -274,11 +285,6 @@ double time_steps(Job& job, Sync sync, int steps, std::int64_t* bytes, std::size
             times.push_back(timer.stop_ms());
         }
     }
-    *bytes = 0;
-    for (const auto& p : params) {
-        *bytes += p.numel() * static_cast<std::int64_t>(p.element_size());
-    }
-    *collectives = sync == Sync::kReducer ? buckets : params.size();
     auto median = torch::tensor({torchlings::median(times)}, torch::kFloat64).to(job.device);
     all_reduce(job, median, c10d::ReduceOp::MAX);  // a step lasts as long as its slowest rank
     return median.item<double>();
@@ -286,11 +292,10 @@ double time_steps(Job& job, Sync sync, int steps, std::int64_t* bytes, std::size
 
 void show_cost(Job& job) {
     constexpr int kTimedSteps = 10;
-    std::int64_t bytes = 0;
-    std::size_t hand_calls = 0;
-    std::size_t buckets = 0;
-    const double hand = time_steps(job, Sync::kByHand, kTimedSteps, &bytes, &hand_calls);
-    const double reduced = time_steps(job, Sync::kReducer, kTimedSteps, &bytes, &buckets);
+    std::vector<std::int64_t> parameters;
+    std::vector<std::int64_t> buckets;
+    const double hand = time_steps(job, Sync::kByHand, kTimedSteps, &parameters);
+    const double reduced = time_steps(job, Sync::kReducer, kTimedSteps, &buckets);
     if (!job.leader()) {
         return;
     }
@@ -299,14 +304,26 @@ void show_cost(Job& job) {
         out << std::fixed << std::setprecision(2) << value << " ms";
         return out.str();
     };
+    // "2 buckets of 4.04 and 1.00 MiB": bucket 0 (the last layers) first.
+    std::ostringstream sizes;
+    sizes << buckets.size() << (buckets.size() == 1 ? " bucket of " : " buckets of ") << std::fixed
+          << std::setprecision(2);
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+        sizes << (i == 0                    ? ""
+                  : i + 1 == buckets.size() ? " and "
+                                            : ", ")
+              << static_cast<double>(buckets[i]) / (1 << 20);
+    }
+    sizes << " MiB (cap " << kBucketCap / (1 << 20) << " MiB)";
     print_section("7. What a step costs (MLP 256-1024-1024-10, 64 rows per rank)");
     print_field("Processes", std::to_string(job.info.world_size));
-    print_field("All-reduced per step", bytes_text(bytes));
+    print_field("All-reduced per step",
+                bytes_text(std::accumulate(parameters.begin(), parameters.end(), std::int64_t{0})));
     print_field("Step, by hand", ms(hand) + " (median of " + std::to_string(kTimedSteps) + ", " +
-                                     std::to_string(hand_calls) + " all-reduces after backward)");
+                                     std::to_string(parameters.size()) +
+                                     " all-reduces after backward)");
     print_field("Step, Reducer", ms(reduced) + " (median of " + std::to_string(kTimedSteps) + ", " +
-                                     std::to_string(buckets) +
-                                     " buckets of at most 1 MiB, during backward)");
+                                     sizes.str() + ", during backward)");
 }
 
 // --- 8. Surviving a lost rank: snapshots and restarts --- in restartable.cpp

@@ -70,9 +70,11 @@ std::string bytes_text(std::int64_t bytes);
 
 /// How gradients are averaged: by hand after backward (section 4) or by c10d::Reducer (5).
 enum class Sync { kByHand, kReducer };
-/// A c10d::Reducer over `params` with buckets of at most `cap` bytes; `*buckets` gets their count.
+/// A c10d::Reducer over `params`, bucketed last layer first, each bucket closed once it holds
+/// `cap` bytes or more; `*bucket_bytes` gets each bucket's size, bucket 0 first.
 std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tensor>& params,
-                                            std::int64_t cap, std::size_t* buckets);
+                                            std::int64_t cap,
+                                            std::vector<std::int64_t>* bucket_bytes);
 /// Sections 4 and 5 (training.cpp): the same training, by hand and with the Reducer.
 void show_training(Job& job, const Data& train_set);
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -120,14 +121,32 @@ std::unique_ptr<R> construct_reducer(Args&&... args) {
     }
 }
 
-// Reducer's buckets: at most `cap` bytes each, filled in reverse order of the parameters (the
-// order backward produces their gradients), so the first bucket is ready earliest.
+// Reducer's buckets, in the order backward produces the gradients. The Reducer starts the
+// buckets' all-reduces strictly in bucket order (bucket 1 only after bucket 0, and so on), and
+// backward produces the gradients last layer first: bucket 0 must hold the last layers, or no
+// all-reduce starts before the first layer's gradients, the last to be ready, and nothing
+// overlaps backward. So the parameters are assigned in reverse order, as DistributedDataParallel
+// does (it reverses its first buckets, and after the first step rebuilds them in the order the
+// gradients actually arrived). compute_bucket_assignment_by_size adds parameters to a bucket until
+// it holds `cap` bytes or more, then closes it: a bucket can exceed the cap by its last parameter.
 std::unique_ptr<c10d::Reducer> make_reducer(Job& job, const std::vector<at::Tensor>& params,
-                                            std::int64_t cap, std::size_t* buckets) {
+                                            std::int64_t cap,
+                                            std::vector<std::int64_t>* bucket_bytes) {
     const std::vector<bool> sparse(params.size(), false);
-    auto [assignment, limits] =
-        c10d::compute_bucket_assignment_by_size(params, {static_cast<std::size_t>(cap)}, sparse);
-    *buckets = assignment.size();
+    const std::vector<at::Tensor> last_first(params.rbegin(), params.rend());
+    std::vector<std::int64_t> indices(params.size());  // n - 1, ..., 1, 0: last_first's indices
+    std::iota(indices.rbegin(), indices.rend(), std::int64_t{0});
+    auto [assignment, limits] = c10d::compute_bucket_assignment_by_size(
+        last_first, {static_cast<std::size_t>(cap)}, sparse, indices);
+    bucket_bytes->clear();
+    for (const auto& bucket : assignment) {
+        std::int64_t bytes = 0;
+        for (const auto index : bucket) {
+            bytes +=
+                params[index].numel() * static_cast<std::int64_t>(params[index].element_size());
+        }
+        bucket_bytes->push_back(bytes);
+    }
     // Arguments: parameters, buckets, group, sparse flags, bucket cap, find_unused_parameters,
     // gradient_as_bucket_view, parameter names, first bucket cap, skip unused, python reducer
     // (and, in newer torch, per-bucket caps: left empty).
@@ -162,7 +181,7 @@ TrainResult train(Job& job, const Data& train_set, Sync sync) {
     model->to(job.device);
     broadcast_parameters(job, *model);
     auto params = model->parameters();
-    std::size_t buckets = 0;
+    std::vector<std::int64_t> buckets;
     std::unique_ptr<c10d::Reducer> reducer;
     if (sync == Sync::kReducer) {
         c10d::verify_params_across_processes(job.group, params, std::nullopt);
@@ -196,7 +215,7 @@ TrainResult train(Job& job, const Data& train_set, Sync sync) {
     for (const auto& p : params) {
         result.bytes += p.numel() * static_cast<std::int64_t>(p.element_size());
     }
-    result.collectives = sync == Sync::kReducer ? buckets : params.size();
+    result.collectives = sync == Sync::kReducer ? buckets.size() : params.size();
     return result;
 }
 
