@@ -20,7 +20,8 @@ struct ScalerOptions {
 };
 
 /// Dynamic loss scaling for float16 training (C++ has no GradScaler class). float16 gradients
-/// below about 6e-8 round to zero; multiplying the loss by a large scale lifts them into range.
+/// below about 3e-8 (half of float16's smallest value, 2^-24) round to zero, and those below
+/// 6.1e-5 (2^-14) keep fewer bits; multiplying the loss by a large scale lifts them into range.
 /// The gradients are divided by the scale again before the optimizer sees them; a step whose
 /// gradients overflowed (inf or NaN) is skipped and the scale backs off. Its state lives in
 /// tensors on `device` (as GradScaler's does), so that checking for inf needs no copy per tensor.
