@@ -34,10 +34,11 @@ constexpr std::chrono::seconds kProbeTimeout{10};
 /// The options that make the sandbox, before the GPU's devices (see sandbox_command).
 std::vector<std::string> sandbox_options(const fs::path& bwrap) {
     // The whole file system read-only (the course, build/, the reports); /dev of the basic
-    // devices and a private shm (the program's TMPDIR); /proc of the namespace's own processes, read-only (no sysctl, no
-    // writes to /proc/self/mem); a PID namespace, so that every descendant dies with the program
-    // and none sees the runner, and which dies with the runner; a session of its own (no
-    // terminal to type into); no capabilities, even as root (nothing to remount or trace).
+    // devices and a private shm (the program's TMPDIR); /proc of the namespace's own processes,
+    // read-only (no sysctl, no writes to /proc/self/mem); a PID namespace, so that every descendant
+    // dies with the program and none sees the runner, and which dies with the runner; a session of
+    // its own (no terminal to type into); no capabilities, even as root (nothing to remount or
+    // trace).
     std::vector<std::string> argv{bwrap.string(), "--ro-bind", "/", "/", "--dev", "/dev"};
     argv.insert(argv.end(), {"--proc", "/proc", "--remount-ro", "/proc"});
     argv.insert(argv.end(), {"--unshare-pid", "--die-with-parent", "--new-session"});
