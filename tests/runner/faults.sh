@@ -631,6 +631,27 @@ case $case_name in
     fi
     expect_not "pip could not install" "installing the" "설치합니다"
     ;;
+  unfinished_venv)
+    # A cached venv left by a set-up that was cut short (torch_wheel.py's marker is still in it):
+    # removed and installed again, never taken for a working LibTorch. The torch asked for does not
+    # exist, so the new install fails, with the message that says what to do.
+    venv="$WORK/cache/torchlings/venv-torch-0.0.0"
+    mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$venv"
+    cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
+    cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
+    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT/scripts/setup/torch_wheel.py" "$WORK/course/scripts/setup/"
+    python3 -m venv "$venv" || skip "python3 cannot make a venv here"
+    : >"$venv/.torchlings-installing"; : >"$venv/left-by-the-cut-install"
+    env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH TORCHLINGS_LANG=en XDG_CACHE_HOME="$WORK/cache" \
+      TORCHLINGS_TORCH_SPEC="torch==0.0.0" PIP_RETRIES=0 PIP_TIMEOUT=10 \
+      sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    expect_rc 3
+    expect "removing .*venv-torch-0.0.0, left unfinished by an earlier set-up" "pip could not install 'torch==0.0.0'"
+    [ ! -e "$venv/left-by-the-cut-install" ] || fail "the unfinished venv was kept"
+    [ -e "$venv/.torchlings-installing" ] || fail "the failed install did not leave its marker"
+    ;;
   *)
     echo "faults.sh: no case called $case_name"; exit 2 ;;
 esac
