@@ -126,9 +126,16 @@ void check_gpu_support(Report& report, const json& config, const std::vector<std
     const bool torch_has_cuda = !string_value(config, "torch_cuda_version").empty();
     const bool cuda_kernels = config.value("cuda_kernels", json()) == true;
     if (!gpus.empty() && !torch_has_cuda) {
-        report.note("LibTorch",
-                    "is a CPU-only build, but this machine has a GPU: lessons will not use it "
-                    "(install a CUDA build of torch to use it)");
+        // The set-up installs the CPU-only wheel where it saw no NVIDIA driver; one command
+        // replaces it when the LibTorch is the course's own (its cache venv).
+        const bool course_venv =
+            string_value(config, "torch_found_by").rfind("the course's cache venv", 0) == 0;
+        report.note("LibTorch", std::string("is a CPU-only build, but this machine has a GPU: "
+                                            "lessons will not use it (") +
+                                    (course_venv ? std::string(kCommand) +
+                                                       " setup --cuda installs the CUDA one)"
+                                                 : "install a CUDA build of torch where this "
+                                                   "one comes from, or name one: Torch_DIR)"));
     } else if (gpus.empty() && torch_has_cuda) {
         report.note("LibTorch", "has CUDA, but no GPU is visible: GPU tests will report skipped");
     } else if (torch_has_cuda && !cuda_kernels) {
