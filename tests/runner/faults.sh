@@ -652,6 +652,32 @@ case $case_name in
     [ ! -e "$venv/left-by-the-cut-install" ] || fail "the unfinished venv was kept"
     [ -e "$venv/.torchlings-installing" ] || fail "the failed install did not leave its marker"
     ;;
+  cuda_replaces_cpu_torch)
+    # ./torchlings setup --cuda where the cache venv holds a CPU-only torch (no libtorch_cuda.so):
+    # the venv is replaced, and the build folders that used it (and only those) are configured
+    # again. The torch asked for does not exist, so the new install then fails.
+    venv="$WORK/cache/torchlings/venv-torch-0.0.0"
+    mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$venv/lib/python3.99/site-packages/torch/lib" \
+             "$WORK/course/build/dev-torch-0.0.0" "$WORK/course/build/other"
+    cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
+    cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
+    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT/scripts/setup/torch_wheel.py" "$WORK/course/scripts/setup/"
+    printf 'Torch_DIR:PATH=%s/lib/python3.99/site-packages/torch/share/cmake/Torch\n' "$venv" \
+      >"$WORK/course/build/dev-torch-0.0.0/CMakeCache.txt"
+    printf 'Torch_DIR:PATH=/opt/libtorch/share/cmake/Torch\n' >"$WORK/course/build/other/CMakeCache.txt"
+    env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH TORCHLINGS_LANG=en XDG_CACHE_HOME="$WORK/cache" \
+      TORCHLINGS_TORCH_SPEC="torch==0.0.0" PIP_RETRIES=0 PIP_TIMEOUT=10 \
+      sh "$WORK/course/torchlings" setup --cuda >"$OUT" 2>&1 </dev/null
+    rc=$?; cat "$OUT"
+    grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    expect_rc 3
+    expect "replacing the CPU-only torch in .*venv-torch-0.0.0 with the CUDA one" \
+           "installing the torch wheel with its CUDA libraries from PyPI" "pip could not install 'torch==0.0.0'"
+    expect_not "CPU-only torch wheel \("
+    [ ! -e "$venv/lib/python3.99" ] || fail "the CPU-only torch was kept"
+    [ ! -e "$WORK/course/build/dev-torch-0.0.0/CMakeCache.txt" ] || fail "the build folder that used it was not reset"
+    [ -e "$WORK/course/build/other/CMakeCache.txt" ] || fail "a build folder of another LibTorch was reset"
+    ;;
   *)
     echo "faults.sh: no case called $case_name"; exit 2 ;;
 esac
