@@ -279,12 +279,18 @@ endif()
 if(_torch_cuda STREQUAL "none")
   set(_torch_cuda "")
 endif()
+# Which torch wheel the set-up installed into its cache venv, and why (scripts/setup/torch_wheel.py
+# writes the line); none for a LibTorch from anywhere else.
+set(_tl_torch_wheel "")
+if(EXISTS "${_tl_python_prefix}/.torchlings-wheel")
+  file(STRINGS "${_tl_python_prefix}/.torchlings-wheel" _tl_torch_wheel LIMIT_COUNT 1)
+endif()
 # Each optional value: a JSON string, or null.
 foreach(_tl_pair IN ITEMS "nvcc;CMAKE_CUDA_COMPILER" "nvcc_version;TORCHLINGS_NVCC_VERSION"
                           "cuda_from;_tl_cuda_from" "cuda_note;_tl_cuda_note"
                           "torch_cuda;_torch_cuda" "gloo;TORCHLINGS_GLOO_INCLUDE_DIR"
                           "torchrun;TORCHLINGS_TORCHRUN" "chosen_by;TORCHLINGS_CXX_CHOSEN_BY"
-                          "found_by;_tl_torch_origin")
+                          "found_by;_tl_torch_origin" "torch_wheel;_tl_torch_wheel")
   list(GET _tl_pair 0 _tl_key)
   list(GET _tl_pair 1 _tl_var)
   set(_tl_value "${${_tl_var}}")
@@ -314,6 +320,7 @@ file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
   \"cuda_architectures\": \"${TORCHLINGS_CUDA_ARCHITECTURES}\",
   \"torch_dir\": \"${Torch_DIR}\",
   \"torch_found_by\": ${_found_by_json},
+  \"torch_wheel\": ${_torch_wheel_json},
   \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
   \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
   \"nvcc\": ${_nvcc_json},

@@ -23,7 +23,8 @@ constexpr const char* kConfigKeys[] = {
     "cuda_kernels",  "cuda_architectures",   "torch_dir",
     "cxx_compiler",  "cxx_compiler_version", "cxx_compiler_chosen_by",
     "nvcc",          "nvcc_version",         "cuda_toolkit_from",
-    "linker",        "cmake_version",        "catch2_version"};
+    "linker",        "cmake_version",        "catch2_version",
+    "torch_wheel"};
 
 /// What the build recorded at configure time (torchlings_config.json).
 struct RecordedConfig {

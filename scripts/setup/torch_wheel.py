@@ -15,6 +15,8 @@ Decisions, each printed as it is made:
     Python code for torch.compile, which C++ never calls (1 GB installed).
   * Whether it fits. Before pip starts, the free space of the venv's disk is compared with what
     the install needs; short of it, one message names the folder and both figures.
+  * What was chosen, and why: one line in VENV/.torchlings-wheel, which configure records for
+    `./torchlings doctor` (torchlings_config.json's torch_wheel).
   * Whether an install finished. VENV/.torchlings-installing exists while pip works and is removed
     when everything is installed; ./torchlings removes a venv that still has it (a download cut
     short, a full disk) instead of taking it for a working one.
@@ -33,6 +35,7 @@ from pathlib import Path
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 MARKER = ".torchlings-installing"
+RECORD = ".torchlings-wheel"
 # Space an install takes in the venv, pip's unpacking included, with some margin (measured:
 # the CPU wheel 0.7 GB installed; PyPI's CUDA wheel without triton 4.3 GB, torch 2.15).
 NEEDED_BYTES = {"cpu": 1_500_000_000, "cuda": 6_000_000_000}
@@ -146,14 +149,20 @@ def install(venv: Path, spec: str, cuda_asked: bool, korean: bool, installer: In
     marker = venv / MARKER
     marker.touch()
     say(chosen, korean)
+    why = "asked for (--cuda)" if cuda_asked else (
+        "an NVIDIA driver is installed" if chosen == "cuda" else "no NVIDIA driver")
     done = chosen == "cpu" and installer.cpu_wheel()
+    record = f"CPU-only, from {CPU_INDEX} ({why})"
     if not done:
         if chosen == "cpu":
             say("fallback", korean, index=CPU_INDEX)
+            why = f"no NVIDIA driver, but {CPU_INDEX} could not be reached"
         done = installer.pypi_wheel()
+        record = f"with CUDA, from PyPI, without triton ({why})"
     if not done:
         say("pip", korean, spec=spec, venv=venv)
         return 3
+    (venv / RECORD).write_text(record + "\n")
     marker.unlink()
     return 0
 

@@ -83,6 +83,8 @@ class Decisions(unittest.TestCase):
         self.assertIn("CPU-only", err)
         self.assertIn("./torchlings setup --cuda", err)
         self.assertFalse((self.venv / torch_wheel.MARKER).exists())
+        self.assertEqual((self.venv / torch_wheel.RECORD).read_text(),
+                         f"CPU-only, from {torch_wheel.CPU_INDEX} (no NVIDIA driver)\n")
 
     def test_an_unreachable_cpu_index_falls_back_to_pypi_in_one_line(self):
         installer = FakeInstaller(cpu_ok=False)
@@ -90,6 +92,8 @@ class Decisions(unittest.TestCase):
         self.assertEqual((rc, installer.calls), (0, ["cpu", "pypi"]))
         self.assertEqual(len([line for line in err.splitlines() if "cannot be reached" in line]), 1)
         self.assertFalse((self.venv / torch_wheel.MARKER).exists())
+        self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, but",
+                      (self.venv / torch_wheel.RECORD).read_text())
 
     def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
         for kwargs in ({"has_driver": True}, {"cuda_asked": True}):
@@ -97,12 +101,16 @@ class Decisions(unittest.TestCase):
             rc, err = run_install(self.venv, installer, **kwargs)
             self.assertEqual((rc, installer.calls), (0, ["pypi"]))
             self.assertIn("CUDA libraries", err)
+            why = "asked for (--cuda)" if "cuda_asked" in kwargs else "an NVIDIA driver is installed"
+            self.assertEqual((self.venv / torch_wheel.RECORD).read_text(),
+                             f"with CUDA, from PyPI, without triton ({why})\n")
 
     def test_a_failed_install_keeps_the_marker_and_says_what_to_do(self):
         installer = FakeInstaller(cpu_ok=False, pypi_ok=False)
         rc, err = run_install(self.venv, installer)
         self.assertEqual(rc, 3)
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
+        self.assertFalse((self.venv / torch_wheel.RECORD).exists())
         self.assertIn("pip could not install 'torch'", err)
         self.assertIn("LIBTORCH", err)
 
