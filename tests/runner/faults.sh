@@ -613,7 +613,8 @@ case $case_name in
     mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$WORK/cache/torchlings/venv-torch-0.0.0/bin"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
     cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
-    cp "$SOURCE_ROOT/scripts/setup/cache_dir.sh" "$SOURCE_ROOT/scripts/setup/language.sh" "$WORK/course/scripts/setup/"
+    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT"/scripts/setup/*.py "$SOURCE_ROOT"/scripts/setup/*.txt \
+       "$WORK/course/scripts/setup/"
     printf '#!/bin/sh\nexit 1\n' >"$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     chmod +x "$WORK/cache/torchlings/venv-torch-0.0.0/bin/python"
     if [ "$case_name" = broken_venv_ko ]; then language=LANG=ko_KR.UTF-8; else language=TORCHLINGS_LANG=en; fi
@@ -639,7 +640,8 @@ case $case_name in
     mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$venv"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
     cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
-    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT/scripts/setup/torch_wheel.py" "$WORK/course/scripts/setup/"
+    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT"/scripts/setup/*.py "$SOURCE_ROOT"/scripts/setup/*.txt \
+       "$WORK/course/scripts/setup/"
     python3 -m venv "$venv" || skip "python3 cannot make a venv here"
     : >"$venv/.torchlings-installing"; : >"$venv/left-by-the-cut-install"
     env -u Torch_DIR -u LIBTORCH -u CMAKE_PREFIX_PATH TORCHLINGS_LANG=en XDG_CACHE_HOME="$WORK/cache" \
@@ -661,7 +663,8 @@ case $case_name in
              "$WORK/course/build/dev-torch-0.0.0" "$WORK/course/build/other"
     cp "$SOURCE_ROOT/torchlings" "$SOURCE_ROOT/CMakeLists.txt" "$WORK/course/"
     cp "$SOURCE_ROOT/cmake/TorchlingsFindTorch.cmake" "$WORK/course/cmake/"
-    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT/scripts/setup/torch_wheel.py" "$WORK/course/scripts/setup/"
+    cp "$SOURCE_ROOT"/scripts/setup/*.sh "$SOURCE_ROOT"/scripts/setup/*.py "$SOURCE_ROOT"/scripts/setup/*.txt \
+       "$WORK/course/scripts/setup/"
     printf 'Torch_DIR:PATH=%s/lib/python3.99/site-packages/torch/share/cmake/Torch\n' "$venv" \
       >"$WORK/course/build/dev-torch-0.0.0/CMakeCache.txt"
     printf 'Torch_DIR:PATH=/opt/libtorch/share/cmake/Torch\n' >"$WORK/course/build/other/CMakeCache.txt"

@@ -1,0 +1,369 @@
+"""Unit tests of the set-up (scripts/setup/*.py), each decision on its own.
+
+    python3 tests/runner/setup_test.py <course root>     (CTest: runner/setup/decisions)
+"""
+
+import contextlib
+import io
+import os
+import stat
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(sys.argv.pop(1) if len(sys.argv) > 1 else ".").resolve()
+sys.path.insert(0, str(ROOT / "scripts" / "setup"))
+import cuda_toolkit  # noqa: E402
+import main  # noqa: E402
+import messages  # noqa: E402
+import packages  # noqa: E402
+import torch_wheel  # noqa: E402
+
+# torch 2.15.0's Requires-Dist lines, as importlib.metadata.requires('torch') gives them.
+TORCH_REQUIRES = [
+    "filelock", "typing-extensions>=4.13.0", "setuptools>=77.0.3", "sympy>=1.13.3",
+    "networkx>=2.5.1", "jinja2", "fsspec>=0.8.5",
+    'cuda-toolkit[cublas,cudart,cufft,cufile,cupti,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.2.2; platform_system == "Linux"',
+    'nvidia-cudnn-cu13==9.26.0.51; platform_system == "Linux"',
+    'nvidia-nccl-cu13==2.30.7; platform_system == "Linux"',
+    'triton~=3.9.0; platform_system == "Linux" and python_version < "3.16"',
+    'optree>=0.13.0; extra == "optree"', 'pyyaml; extra=="pyyaml"',
+]
+
+
+class FakeInstaller:
+    """Records which installs were tried; each answers as told."""
+
+    def __init__(self, cpu_ok=True, pypi_ok=True):
+        self.cpu_ok, self.pypi_ok, self.calls = cpu_ok, pypi_ok, []
+
+    def cpu_wheel(self):
+        self.calls.append("cpu")
+        return self.cpu_ok
+
+    def pypi_wheel(self):
+        self.calls.append("pypi")
+        return self.pypi_ok
+
+
+def run_install(venv, installer, cuda_asked=False, has_driver=False, korean=False):
+    """(0, what was said) when it installed, (3, what was said and the error) when not."""
+    err = io.StringIO()
+    language = {"TORCHLINGS_SETUP_KOREAN": "1" if korean else ""}
+    with contextlib.redirect_stderr(err), mock.patch.dict(os.environ, language):
+        try:
+            torch_wheel.install(venv, "torch", cuda_asked, installer, has_driver=has_driver)
+            rc = 0
+        except messages.SetupError as error:
+            print(error, file=sys.stderr)
+            rc = 3
+    return rc, err.getvalue()
+
+
+class TorchWheel(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.venv = Path(self.tmp.name) / "venv"
+        self.venv.mkdir()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_cpu_wheel_without_a_driver_and_cuda_with_one_or_when_asked(self):
+        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=False), "cpu")
+        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=True), "cuda")
+        self.assertEqual(torch_wheel.flavour(cuda_asked=True, has_driver=False), "cuda")
+
+    def test_a_driver_is_seen_by_its_files_or_nvidia_smi(self):
+        with mock.patch("shutil.which", return_value=None):
+            self.assertFalse(torch_wheel.driver_present((str(self.venv / "absent"),)))
+            self.assertTrue(torch_wheel.driver_present((str(self.venv),)))
+        with mock.patch("shutil.which", return_value="/usr/bin/nvidia-smi"):
+            self.assertTrue(torch_wheel.driver_present((str(self.venv / "absent"),)))
+
+    def test_requirements_keep_markers_and_drop_triton_and_extras(self):
+        kept = torch_wheel.kept_requirements(TORCH_REQUIRES)
+        self.assertEqual(kept, TORCH_REQUIRES[:10])
+        self.assertFalse([r for r in kept if r.startswith("triton") or "extra" in r])
+
+    def test_no_driver_installs_the_cpu_wheel_only(self):
+        installer = FakeInstaller()
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (0, ["cpu"]))
+        self.assertIn("CPU-only", err)
+        self.assertIn("./torchlings setup --cuda", err)
+        self.assertFalse((self.venv / torch_wheel.MARKER).exists())
+        self.assertEqual((self.venv / torch_wheel.RECORD).read_text(),
+                         f"CPU-only, from {torch_wheel.CPU_INDEX} (no NVIDIA driver)\n")
+
+    def test_an_unreachable_cpu_index_falls_back_to_pypi_in_one_line(self):
+        installer = FakeInstaller(cpu_ok=False)
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (0, ["cpu", "pypi"]))
+        self.assertEqual(len([line for line in err.splitlines() if "cannot be reached" in line]), 1)
+        self.assertFalse((self.venv / torch_wheel.MARKER).exists())
+        self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, but",
+                      (self.venv / torch_wheel.RECORD).read_text())
+
+    def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
+        for kwargs in ({"has_driver": True}, {"cuda_asked": True}):
+            installer = FakeInstaller()
+            rc, err = run_install(self.venv, installer, **kwargs)
+            self.assertEqual((rc, installer.calls), (0, ["pypi"]))
+            self.assertIn("CUDA libraries", err)
+            why = "asked for (--cuda)" if "cuda_asked" in kwargs else "an NVIDIA driver is installed"
+            self.assertEqual((self.venv / torch_wheel.RECORD).read_text(),
+                             f"with CUDA, from PyPI, without triton ({why})\n")
+
+    def test_a_failed_install_keeps_the_marker_and_says_what_to_do(self):
+        installer = FakeInstaller(cpu_ok=False, pypi_ok=False)
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual(rc, 3)
+        self.assertTrue((self.venv / torch_wheel.MARKER).exists())
+        self.assertFalse((self.venv / torch_wheel.RECORD).exists())
+        self.assertIn("pip could not install 'torch'", err)
+        self.assertIn("LIBTORCH", err)
+
+    def test_too_little_space_stops_before_pip_naming_folder_and_sizes(self):
+        usage = mock.Mock(free=300_000_000)
+        with mock.patch("shutil.disk_usage", return_value=usage):
+            installer = FakeInstaller()
+            rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (3, []))
+        self.assertIn(str(self.venv), err)
+        self.assertIn("0.3 GB free, about 1.5 GB needed", err)
+        self.assertFalse((self.venv / torch_wheel.MARKER).exists())
+
+    def test_space_is_measured_on_the_nearest_existing_folder(self):
+        self.assertIsNone(torch_wheel.short_of_space(self.venv / "not" / "yet", 1))
+
+    def test_messages_in_korean(self):
+        rc, err = run_install(self.venv, FakeInstaller(cpu_ok=False), korean=True)
+        self.assertEqual(rc, 0)
+        self.assertIn("CPU 전용", err)
+        self.assertIn("닿지 않습니다", err)
+        self.assertNotIn("cannot be reached", err)
+
+
+class PipCommands(unittest.TestCase):
+    """The real pip command lines, given to a stand-in for the venv's python that logs them."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.venv = Path(self.tmp.name) / "venv"
+        (self.venv / "bin").mkdir(parents=True)
+        self.log = Path(self.tmp.name) / "calls"
+        python = self.venv / "bin" / "python"
+        requires = "\\n".join(TORCH_REQUIRES).replace("'", "'\\''")
+        python.write_text(f"""#!/bin/sh
+if [ "$1" = -c ]; then printf '%b\\n' '{requires}'; exit 0; fi
+printf '%s\\n' "$*" >>'{self.log}'
+case "$*" in *--index-url*) exit 1 ;; esac
+exit 0
+""")
+        python.chmod(python.stat().st_mode | stat.S_IXUSR)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_one_quick_try_of_the_cpu_index_then_torch_without_deps_then_its_kept_deps(self):
+        installer = torch_wheel.Installer(self.venv, "torch==2.15.0", on_terminal=False)
+        rc, _ = run_install(self.venv, installer)
+        self.assertEqual(rc, 0)
+        calls = self.log.read_text().splitlines()
+        self.assertEqual(len(calls), 3, calls)
+        self.assertIn(f"--index-url {torch_wheel.CPU_INDEX} --timeout 10 --retries 0", calls[0])
+        self.assertTrue(calls[0].endswith("torch==2.15.0 numpy"))
+        self.assertIn("--no-deps torch==2.15.0", calls[1])
+        self.assertIn("nvidia-nccl-cu13==2.30.7", calls[2])
+        self.assertNotIn("triton", calls[2])
+        self.assertTrue(calls[2].endswith("numpy"))
+
+
+class Layouts(unittest.TestCase):
+    def layout(self, root, **environ):
+        return main.layout(root, environ, Path("/cache"))
+
+    def test_preset_build_folder_and_venv(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            plain = self.layout(root)
+            self.assertEqual((plain.preset, plain.venv, plain.build),
+                             ("dev", Path("/cache/venv"), root / "build" / "dev"))
+            # CI=true: the ci preset in the course itself, dev in a class copy (no solutions/).
+            self.assertEqual(self.layout(root, CI="true").preset, "dev")
+            (root / "solutions").mkdir()
+            self.assertEqual(self.layout(root, CI="true").preset, "ci")
+            self.assertEqual(self.layout(root, CI="true", TORCHLINGS_PRESET="asan").preset, "asan")
+            named = self.layout(root, TORCHLINGS_TORCH_SPEC="torch==2.11.0")
+            self.assertEqual((named.venv, named.build), (Path("/cache/venv-torch-2.11.0"),
+                                                         root / "build" / "dev-torch-2.11.0"))
+            moved = self.layout(root, TORCHLINGS_BUILD_DIR="/elsewhere")
+            self.assertEqual(moved.build, Path("/elsewhere"))
+            self.assertEqual(moved.runner, Path("/elsewhere/bin/torchlings-runner"))
+
+    def test_the_cache_folder_is_what_cache_dir_sh_says(self):
+        with mock.patch.dict(os.environ, {"XDG_CACHE_HOME": "/x"}):
+            self.assertEqual(main.cache_folder(ROOT), Path("/x/torchlings"))
+
+    def test_ninja_progress_lines(self):
+        self.assertEqual(main.progress_step("[3/152] Building CXX object a.o"), "3/152")
+        self.assertIsNone(main.progress_step("[0/2] Re-checking globbed directories..."))
+        self.assertIsNone(main.progress_step("FAILED: a.o"))
+
+    def test_one_marker_for_an_unfinished_install(self):
+        self.assertEqual(main.TORCH_MARKER, torch_wheel.MARKER)
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = Path(tmp) / "venv"
+            venv.mkdir()
+            with contextlib.redirect_stderr(io.StringIO()):
+                main.remove_unfinished_venv(venv)
+                self.assertTrue(venv.exists())
+                (venv / main.TORCH_MARKER).touch()
+                main.remove_unfinished_venv(venv)
+            self.assertFalse(venv.exists())
+
+
+class Packages(unittest.TestCase):
+    def test_missing_packages_by_program_and_header(self):
+        with tempfile.TemporaryDirectory() as include:
+            for header in ("catch2/catch_test_macros.hpp", "CLI/CLI.hpp", "nlohmann/json.hpp",
+                           "openssl/evp.h", "gloo/algorithm.h"):
+                Path(include, header).parent.mkdir(parents=True, exist_ok=True)
+                Path(include, header).touch()
+            found = packages.missing_packages(lambda name: name != "ninja", (include,))
+            self.assertEqual(found, ["ninja-build", "libbenchmark-dev"])
+            self.assertEqual(packages.missing_packages(lambda name: None, ()),
+                             ["g++", "cmake", "ninja-build", "doxygen", "python3", "catch2",
+                              "libbenchmark-dev", "libcli11-dev", "nlohmann-json3-dev",
+                              "libssl-dev", "libgloo-dev", "git"])
+
+    def test_the_distributions_clang_or_the_tested_fallback_or_none(self):
+        def packaged(*names):
+            return lambda package: package in names
+        both = packaged("clang-19", "libomp-19-dev", "clang-16", "libomp-16-dev")
+        self.assertEqual(packages.clang_to_install(19, both), 19)        # Debian 13
+        self.assertEqual(packages.clang_to_install(14, both), 16)        # Debian 12
+        self.assertIsNone(packages.clang_to_install(15, packaged("clang-15")))  # Ubuntu 22.04
+        self.assertIsNone(packages.clang_to_install(22, packaged("clang-22")))
+        self.assertIsNone(packages.clang_to_install(None, both))
+
+    def test_installed_clangs_newest_first_from_the_floor(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            for folder, name in ((a, "clang++-14"), (a, "clang++-18"), (b, "clang++-19"),
+                                 (b, "clang++-19-extra"), (b, "clang++-17")):
+                Path(folder, name).touch(mode=0o755)
+            Path(b, "clang++-17").chmod(0o644)   # not executable
+            self.assertEqual(packages.installed_clangs(f"{a}:{b}:/absent"), [19, 18])
+
+    def test_the_cmake_floor_comes_from_cmakelists(self):
+        self.assertRegex(packages.cmake_floor(ROOT), r"^3\.\d+$")
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(messages.SetupError) as raised:
+                packages.cmake_floor(Path(tmp))
+            self.assertIn("is this the course's folder?", str(raised.exception))
+
+    def test_the_package_list_has_what_missing_packages_names(self):
+        listed = packages.package_list(ROOT)
+        for name in packages.missing_packages(lambda name: None, ()):
+            self.assertIn(name, listed)
+
+
+def torch_folder(tmp, version_py=None, build_version=None, pin=None, cuda=True):
+    site = Path(tmp) / "site-packages"
+    torch = site / "torch"
+    (torch / "lib").mkdir(parents=True)
+    if cuda:
+        (torch / "lib" / "libtorch_cuda.so").touch()
+    if version_py:
+        (torch / "version.py").write_text(version_py)
+    if build_version:
+        (torch / "build-version").write_text(build_version)
+    if pin:
+        (site / "torch-2.15.0.dist-info").mkdir()
+        (site / "torch-2.15.0.dist-info" / "METADATA").write_text(
+            f"Requires-Dist: cuda-toolkit[cublas,cudart]=={pin}; platform_system == \"Linux\"\n")
+    return torch
+
+
+class CudaToolkit(unittest.TestCase):
+    def test_what_the_torch_was_built_with(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            torch = torch_folder(tmp, version_py="__version__ = '2.15.0+cu132'\ncuda: "
+                                 "Optional[str] = '13.2'\n", pin="13.2.2")
+            self.assertEqual(cuda_toolkit.torch_build(torch),
+                             cuda_toolkit.TorchBuild("2.15.0+cu132", "13.2", "13.2.2"))
+        with tempfile.TemporaryDirectory() as tmp:
+            torch = torch_folder(tmp, build_version="2.9.1+cu128\n")
+            self.assertEqual(cuda_toolkit.torch_build(torch),
+                             cuda_toolkit.TorchBuild("2.9.1+cu128", "12.8", ""))
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertIsNone(cuda_toolkit.torch_build(torch_folder(tmp, cuda=False)))
+
+    def test_named_then_installed_of_the_same_major_then_pypi(self):
+        cu132 = cuda_toolkit.TorchBuild("2.15.0+cu132", "13.2", "13.2.2")
+        cu128 = cuda_toolkit.TorchBuild("2.9.1+cu128", "12.8", "")
+        decide = cuda_toolkit.decide
+        self.assertEqual(decide(cu132, {"CUDACXX": "/x/nvcc"}, "", "").source, "CUDACXX")
+        named = decide(cu132, {"CUDAToolkit_ROOT": "/opt/cuda"}, "", "")
+        self.assertEqual((named.nvcc, named.root, named.source),
+                         ("/opt/cuda/bin/nvcc", "/opt/cuda", "CUDAToolkit_ROOT"))
+        with mock.patch("shutil.which", return_value=None):
+            same = decide(cu132, {}, "/usr/local/cuda/bin/nvcc", "13.0")
+        self.assertEqual((same.nvcc, same.root, same.source),
+                         ("/usr/local/cuda/bin/nvcc", "/usr/local/cuda", "installed"))
+        with mock.patch("shutil.which", return_value="/usr/bin/nvcc"):
+            self.assertEqual(decide(cu132, {}, "/usr/bin/nvcc", "13.2"),
+                             cuda_toolkit.Toolkit(source="installed"))
+        self.assertEqual(decide(cu132, {}, "", ""),
+                         ("13.2", "cuda-toolkit[nvcc,cccl]==13.2.2", ""))
+        other = decide(cu132, {}, "/usr/local/cuda/bin/nvcc", "12.4")
+        self.assertEqual(other[:2], ("13.2", "cuda-toolkit[nvcc,cccl]==13.2.2"))
+        self.assertIn("the installed CUDA toolkit is 12.4", other[2])
+        # A CUDA 12 torch: an installed toolkit of any version, else 13.0 from PyPI with a note.
+        with mock.patch("shutil.which", return_value=None):
+            self.assertEqual(decide(cu128, {}, "/opt/cuda-13/bin/nvcc", "13.0").source, "installed")
+        old = decide(cu128, {}, "", "")
+        self.assertEqual(old[:2], ("13.0", "cuda-toolkit[nvcc,cccl]==13.0.*"))
+        self.assertIn("PyPI has nvcc only for CUDA 13 and later", old[2])
+        unpinned = cuda_toolkit.TorchBuild("2.16.0+cu133", "13.3", "13.2.2")
+        self.assertEqual(decide(unpinned, {}, "", "")[1], "cuda-toolkit[nvcc,cccl]==13.3.*")
+
+    def test_the_toolkit_folder_of_links(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tree, wheel, root = Path(tmp, "cu13"), Path(tmp, "cudnn"), Path(tmp, "toolkit")
+            for path in ("bin/nvcc", "include/cuda.h", "include/cccl/cub/cub.cuh",
+                         "lib/libcudart.so.13.2.0", "nvvm/libdevice/libdevice.10.bc"):
+                Path(tree, path).parent.mkdir(parents=True, exist_ok=True)
+                Path(tree, path).touch()
+            Path(tree, "lib/libcudart.so.13").symlink_to("libcudart.so.13.2.0")
+            Path(tree, "include/linked").symlink_to(tree / "nvvm")
+            Path(wheel, "include").mkdir(parents=True)
+            Path(wheel, "include/cuda.h").touch()       # also in tree: the first one wins
+            Path(wheel, "include/cudnn.h").touch()
+            root.mkdir()
+            cuda_toolkit.link_tree([tree, wheel], root)
+            self.assertEqual(os.readlink(root / "include/cuda.h"), str(tree / "include/cuda.h"))
+            self.assertEqual(os.readlink(root / "include/cudnn.h"), str(wheel / "include/cudnn.h"))
+            self.assertTrue((root / "include/cub/cub.cuh").is_symlink())      # cccl at the top
+            self.assertTrue((root / "include/linked").is_symlink())           # a linked folder
+            self.assertTrue((root / "lib/libcudart.so").is_symlink())         # unversioned
+            self.assertEqual(os.readlink(root / "lib64"), "lib")
+            self.assertTrue((root / "bin/nvcc").is_symlink())
+
+
+class Messages(unittest.TestCase):
+    def test_both_languages_say_the_same_things_with_the_same_fields(self):
+        import string
+        self.assertEqual(set(messages.ENGLISH), set(messages.KOREAN))
+        for key in messages.ENGLISH:
+            fields = [{f for _, f, _, _ in string.Formatter().parse(table[key]) if f}
+                      for table in (messages.ENGLISH, messages.KOREAN)]
+            self.assertEqual(fields[0], fields[1], key)
+
+
+if __name__ == "__main__":
+    os.environ.pop("TORCHLINGS_LANG", None)
+    unittest.main(verbosity=2)
