@@ -128,6 +128,9 @@ def install_torch(place: Layout, want_cuda: bool) -> None:
         raise fail("no_cache_dir", folder=place.cache) from None
     if not (place.venv / "bin" / "python").exists():
         if subprocess.run(["python3", "-m", "venv", str(place.venv)]).returncode != 0:
+            # A venv made without pip (Debian's python3 without python3-venv) goes: left, the next
+            # run would call it broken instead of making it once python3-venv is installed.
+            shutil.rmtree(place.venv, ignore_errors=True)
             raise fail("no_venv", venv=place.venv)
     say("installing_torch", spec=spec, venv=place.venv)
     import torch_wheel
@@ -157,7 +160,9 @@ def replace_cpu_torch(place: Layout) -> None:
         if (torch_lib / "libtorch_cuda.so").exists():
             continue
         say("replacing_cpu_torch", venv=place.venv)
-        for cache in (place.root / "build").glob("*/CMakeCache.txt"):
+        # build/*, and this call's build folder, which TORCHLINGS_BUILD_DIR may put elsewhere.
+        caches = set((place.root / "build").glob("*/CMakeCache.txt"))
+        for cache in caches | {place.build / "CMakeCache.txt"}:
             try:
                 if f"Torch_DIR:PATH={place.venv}/" in cache.read_text(errors="replace"):
                     cache.unlink()

@@ -59,6 +59,9 @@ ENGLISH = {
     "wheel_fallback": "PyTorch's CPU wheel index ({index}) cannot be reached from here; "
                       "installing PyPI's torch wheel instead, with its CUDA libraries (about 3 GB "
                       "to download)",
+    "wheel_cpu_failed": "the CPU-only wheel could not be installed from {index} (pip's messages "
+                        "are above); installing PyPI's torch wheel instead, with its CUDA "
+                        "libraries (about 3 GB to download)",
     "wheel_space": "not enough free space for the torch wheel in {folder}: {free:.1f} GB free, "
                    "about {needed:.1f} GB needed. Free some space there, or set XDG_CACHE_HOME "
                    "to a folder on a larger disk",
@@ -130,7 +133,7 @@ KOREAN = {
                "apt-get install python3-venv) Torch_DIR/LIBTORCH를 설정하세요",
     "installing_torch": "LibTorch를 찾지 못했습니다. '{spec}' 휠을 이곳에 설치합니다: {venv}",
     "still_no_torch": "LibTorch를 설치한 뒤에도 찾지 못했습니다: {venv}",
-    "unfinished_venv": "이전 설정이 끝내지 못한 가상 환경을 지우고 다시 설치합니다: {venv}",
+    "unfinished_venv": "이전 설정에서 설치를 마치지 못한 가상 환경을 지우고 다시 설치합니다: {venv}",
     "cannot_remove": "지울 수 없습니다. 직접 지우세요: {path}",
     "replacing_cpu_torch": "이곳의 CPU 전용 torch를 CUDA 버전으로 바꿉니다: {venv}",
     "torch_has_no_cuda": "쓰고 있는 LibTorch에 CUDA가 없습니다({torch}). 그곳에 CUDA용 torch를 "
@@ -138,17 +141,20 @@ KOREAN = {
     "installing_numpy": "numpy를 이곳에 설치합니다: {venv} (없으면 torchrun이 경고합니다)",
     "numpy_failed": "numpy를 설치하지 못했습니다: {venv}. 강의 10은 실행되지만 torchrun이 "
                     "경고합니다",
-    "wheel_cpu": "NVIDIA 드라이버가 없으므로 PyTorch의 CPU 전용 torch 휠을 설치합니다(약 200 MB. "
-                 "나중에 GPU가 생기면: ./torchlings setup --cuda)",
+    "wheel_cpu": "NVIDIA 드라이버가 없으므로 PyTorch의 CPU 전용 torch 휠을 설치합니다(받는 양 약 "
+                 "200 MB. 나중에 GPU가 생기면 ./torchlings setup --cuda를 실행하세요)",
     "wheel_cuda": "PyPI에서 CUDA 라이브러리를 포함한 torch 휠을 설치합니다(받는 양 약 3 GB, 설치 "
                   "후 4.5 GB, 컴퓨터마다 한 번)",
-    "wheel_fallback": "이곳에서는 PyTorch의 CPU 휠 색인({index})에 닿지 않습니다. 대신 PyPI의 "
-                      "torch 휠을 CUDA 라이브러리와 함께 설치합니다(받는 양 약 3 GB)",
+    "wheel_fallback": "이곳에서는 PyTorch의 CPU 휠 인덱스({index})에 접속할 수 없습니다. 대신 "
+                      "PyPI의 torch 휠을 CUDA 라이브러리와 함께 설치합니다(받는 양 약 3 GB)",
+    "wheel_cpu_failed": "{index}에서 CPU 전용 휠을 설치하지 못했습니다(pip의 메시지는 위에 "
+                        "있습니다). 대신 PyPI의 torch 휠을 CUDA 라이브러리와 함께 "
+                        "설치합니다(받는 양 약 3 GB)",
     "wheel_space": "torch 휠을 설치할 공간이 부족합니다: {folder}. 남은 공간 {free:.1f} GB, "
                    "필요한 공간 약 {needed:.1f} GB. 공간을 비우거나 XDG_CACHE_HOME을 더 큰 "
                    "디스크의 폴더로 지정하세요",
     "wheel_pip": "pip로 설치하지 못했습니다: '{spec}' (설치할 곳: {venv}, 위의 메시지를 "
-                 "보세요).\n  대안: LIBTORCH에 압축을 푼 libtorch 아카이브를, 또는 Torch_DIR에 "
+                 "보세요).\n  대안: LIBTORCH에 libtorch 아카이브를 푼 폴더를, 또는 Torch_DIR에 "
                  "<libtorch>/share/cmake/Torch를 지정하세요",
     "removing_toolkit": "이전 실행에서 끝나지 않았거나 망가진 CUDA 툴킷을 지웁니다: {folder}",
     "installing_nvcc": "PyPI에서 nvcc를 받아 이곳에 설치합니다(버전 {version}, '{requirement}'): "

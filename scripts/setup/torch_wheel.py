@@ -8,7 +8,9 @@ Decisions, each printed as it is made:
     about 3 GB of CUDA libraries that nothing there can use. --cuda (./torchlings setup --cuda, and
     the course's own CI) or a driver asks for the CUDA wheel.
   * Where from. The CPU wheel lives on PyTorch's own index (download.pytorch.org/whl/cpu), which
-    not every network reaches: one quick try (no retries, a short timeout), then PyPI's wheel.
+    not every network reaches: one quick look at its page of torch (no retries, a short timeout),
+    then, where it answers, the install with pip's own progress and messages; else, or where that
+    install fails, PyPI's wheel (the free space checked again: it is larger).
   * What of it. From PyPI, torch and the dependencies it declares except triton: triton compiles
     Python code for torch.compile, which C++ never calls (1 GB installed).
   * Whether it fits. Before pip starts, the free space of the venv's disk is compared with what
@@ -83,25 +85,45 @@ class Installer:
         self.spec = spec
         self.shows = ["--progress-bar=on"] if on_terminal else ["--quiet", "--progress-bar=off"]
 
-    def run(self, args: list[str], quiet: bool = False) -> bool:
-        command = [self.python, "-m", "pip", "install", "--disable-pip-version-check", *args]
+    def run(self, args: list[str], quiet: bool = False, only_cpu_index: bool = False,
+            verb: str = "install") -> bool:
+        command = [self.python, "-m", "pip", verb, "--disable-pip-version-check", *args]
         output = subprocess.DEVNULL if quiet else 2   # pip speaks on stderr, as ./torchlings does
-        return subprocess.run(command, stdout=output, stderr=output).returncode == 0
+        environ = dict(os.environ)
+        if only_cpu_index:
+            # --index-url replaces pip.conf's index-url, not its extra-index-url: an extra index
+            # that has torch (a lab's cu12x index) would win with a CUDA wheel, triton and all.
+            # pip reads a blank PIP_EXTRA_INDEX_URL as "none" (an empty one it ignores).
+            environ["PIP_EXTRA_INDEX_URL"] = " "
+        return subprocess.run(command, stdout=output, stderr=output, env=environ).returncode == 0
 
-    def requires(self) -> list[str]:
+    def requires(self) -> list[str] | None:
         script = "import importlib.metadata as m; print('\\n'.join(m.requires('torch') or []))"
         result = subprocess.run([self.python, "-c", script], capture_output=True, text=True)
-        return result.stdout.splitlines() if result.returncode == 0 else []
+        return result.stdout.splitlines() if result.returncode == 0 else None
+
+    def cpu_index_reachable(self) -> bool:
+        # One quick look at the index's page of torch, by pip itself (pip.conf's proxy and
+        # certificates apply): an index that cannot be reached fails within seconds, not
+        # minutes, and silently: the fallback message says it in one line.
+        return self.run(["versions", "--index-url", CPU_INDEX, "--timeout", "10", "--retries", "0",
+                         "torch"], quiet=True, only_cpu_index=True, verb="index")
 
     def cpu_wheel(self) -> bool:
-        # One quick try: an index that cannot be reached fails within seconds, not minutes.
-        return self.run(["--index-url", CPU_INDEX, "--timeout", "10", "--retries", "0",
-                         *self.shows, self.spec, "numpy"], quiet=True)
+        # The index answered: the download shows its progress, pip's usual retries apply, and a
+        # failure keeps pip's own messages (a version the index lacks, a full disk).
+        return self.run(["--index-url", CPU_INDEX, *self.shows, self.spec, "numpy"],
+                        only_cpu_index=True)
 
     def pypi_wheel(self) -> bool:
         if not self.run([*self.shows, "--no-deps", self.spec]):
             return False
-        return self.run([*self.shows, *kept_requirements(self.requires()), "numpy"])
+        requires = self.requires()
+        if requires is None:   # torch installed but unreadable: its dependencies would be missing
+            return False
+        # --no-warn-conflicts: else pip ends a successful install with "ERROR: ... torch requires
+        # triton, which is not installed", the one dependency left out on purpose.
+        return self.run([*self.shows, "--no-warn-conflicts", *kept_requirements(requires), "numpy"])
 
 
 def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
@@ -116,12 +138,21 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
     say("wheel_" + chosen)
     why = "asked for (--cuda)" if cuda_asked else (
         "an NVIDIA driver is installed" if chosen == "cuda" else "no NVIDIA driver")
-    done = chosen == "cpu" and installer.cpu_wheel()
-    record = f"CPU-only, from {CPU_INDEX} ({why})"
+    done = reachable = False
+    if chosen == "cpu":
+        reachable = installer.cpu_index_reachable()
+        done = reachable and installer.cpu_wheel()
+        record = f"CPU-only, from {CPU_INDEX} ({why})"
     if not done:
         if chosen == "cpu":
-            say("wheel_fallback", index=CPU_INDEX)
-            why = f"no NVIDIA driver, but {CPU_INDEX} could not be reached"
+            say("wheel_cpu_failed" if reachable else "wheel_fallback", index=CPU_INDEX)
+            why = (f"no NVIDIA driver, but the CPU-only wheel failed to install from {CPU_INDEX}"
+                   if reachable else f"no NVIDIA driver, but {CPU_INDEX} could not be reached")
+            # PyPI's wheel needs 6 GB, not 1.5: the space is checked again, and the marker kept
+            # (pip may have installed some of the CPU wheel's packages).
+            short = short_of_space(venv, NEEDED_BYTES["cuda"])
+            if short:
+                raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
         done = installer.pypi_wheel()
         record = f"with CUDA, from PyPI, without triton ({why})"
     if not done:

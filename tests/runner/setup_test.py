@@ -36,8 +36,14 @@ TORCH_REQUIRES = [
 class FakeInstaller:
     """Records which installs were tried; each answers as told."""
 
-    def __init__(self, cpu_ok=True, pypi_ok=True):
+    def __init__(self, cpu_ok=True, pypi_ok=True, reachable=None):
         self.cpu_ok, self.pypi_ok, self.calls = cpu_ok, pypi_ok, []
+        # By default an index that fails the install is one that cannot be reached.
+        self.reachable = cpu_ok if reachable is None else reachable
+
+    def cpu_index_reachable(self):
+        self.calls.append("look")
+        return self.reachable
 
     def cpu_wheel(self):
         self.calls.append("cpu")
@@ -46,6 +52,14 @@ class FakeInstaller:
     def pypi_wheel(self):
         self.calls.append("pypi")
         return self.pypi_ok
+
+
+def roomy_disk(test):
+    """Free space for every wheel, whatever this machine's temporary folder has (a test of the
+    space check patches shutil.disk_usage again inside)."""
+    patcher = mock.patch("shutil.disk_usage", return_value=mock.Mock(free=100_000_000_000))
+    patcher.start()
+    test.addCleanup(patcher.stop)
 
 
 def run_install(venv, installer, cuda_asked=False, has_driver=False, korean=False):
@@ -67,6 +81,7 @@ class TorchWheel(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.venv = Path(self.tmp.name) / "venv"
         self.venv.mkdir()
+        roomy_disk(self)
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -91,7 +106,7 @@ class TorchWheel(unittest.TestCase):
     def test_no_driver_installs_the_cpu_wheel_only(self):
         installer = FakeInstaller()
         rc, err = run_install(self.venv, installer)
-        self.assertEqual((rc, installer.calls), (0, ["cpu"]))
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu"]))
         self.assertIn("CPU-only", err)
         self.assertIn("./torchlings setup --cuda", err)
         self.assertFalse((self.venv / torch_wheel.MARKER).exists())
@@ -101,11 +116,28 @@ class TorchWheel(unittest.TestCase):
     def test_an_unreachable_cpu_index_falls_back_to_pypi_in_one_line(self):
         installer = FakeInstaller(cpu_ok=False)
         rc, err = run_install(self.venv, installer)
-        self.assertEqual((rc, installer.calls), (0, ["cpu", "pypi"]))
+        self.assertEqual((rc, installer.calls), (0, ["look", "pypi"]))
         self.assertEqual(len([line for line in err.splitlines() if "cannot be reached" in line]), 1)
         self.assertFalse((self.venv / torch_wheel.MARKER).exists())
         self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, but",
                       (self.venv / torch_wheel.RECORD).read_text())
+
+    def test_a_cpu_wheel_that_fails_to_install_falls_back_saying_so_not_unreachable(self):
+        installer = FakeInstaller(cpu_ok=False, reachable=True)
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu", "pypi"]))
+        self.assertIn("could not be installed", err)
+        self.assertNotIn("cannot be reached", err)
+        self.assertIn("failed to install", (self.venv / torch_wheel.RECORD).read_text())
+
+    def test_the_fallback_checks_the_space_of_the_larger_wheel(self):
+        usage = mock.Mock(free=3_000_000_000)   # room for the CPU wheel, not for PyPI's
+        with mock.patch("shutil.disk_usage", return_value=usage):
+            installer = FakeInstaller(cpu_ok=False)
+            rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (3, ["look"]))
+        self.assertIn("3.0 GB free, about 6.0 GB needed", err)
+        self.assertTrue((self.venv / torch_wheel.MARKER).exists())
 
     def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
         for kwargs in ({"has_driver": True}, {"cuda_asked": True}):
@@ -143,7 +175,7 @@ class TorchWheel(unittest.TestCase):
         rc, err = run_install(self.venv, FakeInstaller(cpu_ok=False), korean=True)
         self.assertEqual(rc, 0)
         self.assertIn("CPU 전용", err)
-        self.assertIn("닿지 않습니다", err)
+        self.assertIn("접속할 수 없습니다", err)
         self.assertNotIn("cannot be reached", err)
 
 
@@ -154,13 +186,14 @@ class PipCommands(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.venv = Path(self.tmp.name) / "venv"
         (self.venv / "bin").mkdir(parents=True)
+        roomy_disk(self)
         self.log = Path(self.tmp.name) / "calls"
         python = self.venv / "bin" / "python"
         requires = "\\n".join(TORCH_REQUIRES).replace("'", "'\\''")
         python.write_text(f"""#!/bin/sh
 if [ "$1" = -c ]; then printf '%b\\n' '{requires}'; exit 0; fi
-printf '%s\\n' "$*" >>'{self.log}'
-case "$*" in *--index-url*) exit 1 ;; esac
+printf '%s [extra=%s]\\n' "$*" "${{PIP_EXTRA_INDEX_URL-unset}}" >>'{self.log}'
+case "$*" in *"-m pip index "*) exit "${{FAKE_INDEX_RC:-1}}" ;; *--index-url*) exit 1 ;; esac
 exit 0
 """)
         python.chmod(python.stat().st_mode | stat.S_IXUSR)
@@ -168,18 +201,35 @@ exit 0
     def tearDown(self):
         self.tmp.cleanup()
 
-    def test_one_quick_try_of_the_cpu_index_then_torch_without_deps_then_its_kept_deps(self):
+    def calls(self, index_rc):
         installer = torch_wheel.Installer(self.venv, "torch==2.15.0", on_terminal=False)
-        rc, _ = run_install(self.venv, installer)
+        with mock.patch.dict(os.environ, {"FAKE_INDEX_RC": str(index_rc)}):
+            rc, _ = run_install(self.venv, installer)
         self.assertEqual(rc, 0)
-        calls = self.log.read_text().splitlines()
+        return self.log.read_text().splitlines()
+
+    def test_one_quick_look_at_the_cpu_index_then_torch_without_deps_then_its_kept_deps(self):
+        calls = self.calls(index_rc=1)
         self.assertEqual(len(calls), 3, calls)
-        self.assertIn(f"--index-url {torch_wheel.CPU_INDEX} --timeout 10 --retries 0", calls[0])
-        self.assertTrue(calls[0].endswith("torch==2.15.0 numpy"))
+        self.assertIn(f"-m pip index --disable-pip-version-check versions --index-url "
+                      f"{torch_wheel.CPU_INDEX} --timeout 10 --retries 0 torch [extra= ]", calls[0])
         self.assertIn("--no-deps torch==2.15.0", calls[1])
         self.assertIn("nvidia-nccl-cu13==2.30.7", calls[2])
+        self.assertIn("--no-warn-conflicts", calls[2])   # else pip calls the missing triton an error
         self.assertNotIn("triton", calls[2])
-        self.assertTrue(calls[2].endswith("numpy"))
+        self.assertTrue(calls[2].endswith("numpy [extra=unset]"))
+
+    def test_a_cpu_index_that_answers_gets_an_install_with_progress_retries_and_only_it(self):
+        calls = self.calls(index_rc=0)
+        self.assertEqual(len(calls), 4, calls)   # the fake fails that install: PyPI's follows
+        self.assertIn(f"install --disable-pip-version-check --index-url {torch_wheel.CPU_INDEX} "
+                      "--quiet --progress-bar=off torch==2.15.0 numpy [extra= ]", calls[1])
+        self.assertNotIn("--retries", calls[1])
+
+    def test_unreadable_torch_metadata_is_a_failed_install(self):
+        installer = torch_wheel.Installer(self.venv, "torch", on_terminal=False)
+        with mock.patch.object(installer, "requires", return_value=None):
+            self.assertFalse(installer.pypi_wheel())
 
 
 class Layouts(unittest.TestCase):
