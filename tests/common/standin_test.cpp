@@ -60,6 +60,23 @@ TEST_CASE("copies go to the stand-in and back", "[standin]") {
     TL_CHECK_TENSOR_CLOSE(into_host, host);
 }
 
+TEST_CASE("a stand-in tensor's memory is not the host's to read", "[standin]") {
+    // As on a GPU, reading the device's memory from the host is not reading its values.
+    const auto host = torch::tensor({1.5F, -2.0F, 0.0F});
+    const auto there = host.to(standin::device(1));
+    const auto* raw = static_cast<const float*>(there.const_data_ptr());
+    CHECK(raw[0] != 1.5F);
+    CHECK(raw[2] != 0.0F);
+    // Through the API every value is exact, whatever the dtype.
+    for (const auto dtype : {torch::kBool, torch::kUInt8, torch::kFloat16, torch::kFloat64,
+                             torch::kInt64, torch::kComplexDouble}) {
+        INFO("dtype " << dtype);
+        const auto t = torch::arange(4).remainder(2).to(dtype);
+        CHECK(t.to(standin::device(2)).to(standin::device(3)).cpu().equal(t));
+        CHECK((t.to(standin::device(2)) == t.to(standin::device(2))).all().item<bool>());
+    }
+}
+
 TEST_CASE("copies go between stand-in devices", "[standin]") {
     const auto a = torch::arange(6, on(standin::device(0)).dtype(torch::kFloat32));
     const auto b = a.to(standin::device(1));

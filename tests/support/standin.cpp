@@ -29,6 +29,7 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -200,6 +201,30 @@ at::Tensor cpu_alias(const at::Tensor& t) {
         t.options().device(c10::DeviceType::CPU));
 }
 
+// A stand-in device's memory is CPU memory, but, as a GPU's is, it is not the host's to read:
+// each element is kept with its bits inverted, so that a program that reads a stand-in tensor's
+// data_ptr() on the host (a forgotten .cpu()) sees other values, as it would see garbage or crash
+// on a GPU. Only the copies below invert the bits, in both directions; every operator goes through
+// them (the CPU fallback copies its arguments to the CPU and its results back), so the values seen
+// through the API are exact.
+//
+// as_bits: the same elements as an integer type of the element's size, so that any element's bits, floats
+// and bools included, are copied and inverted as they are; complex128 (16 bytes) has none.
+std::optional<at::Tensor> as_bits(const at::Tensor& cpu_view) {
+    switch (cpu_view.element_size()) {
+        case 1:
+            return cpu_view.view(at::kByte);
+        case 2:
+            return cpu_view.view(at::kShort);
+        case 4:
+            return cpu_view.view(at::kInt);
+        case 8:
+            return cpu_view.view(at::kLong);
+        default:
+            return std::nullopt;
+    }
+}
+
 // dst.copy_(self) when either is a stand-in tensor: CPU to stand-in, stand-in to CPU, between
 // stand-in devices. Dtype conversion and strides are the CPU copy's.
 at::Tensor copy_from(const at::Tensor& self, const at::Tensor& dst, bool /*non_blocking*/) {
@@ -207,8 +232,25 @@ at::Tensor copy_from(const at::Tensor& self, const at::Tensor& dst, bool /*non_b
         TORCH_CHECK(t->device().type() == kType || t->device().type() == c10::DeviceType::CPU,
                     "the stand-in copies only between itself and the CPU, not ", t->device());
     }
-    if (dst.numel() > 0) {
-        cpu_alias(dst).copy_(cpu_alias(self));
+    if (dst.numel() == 0) {
+        return dst;
+    }
+    at::Tensor source = cpu_alias(self);
+    if (self.device().type() == kType) {
+        // The host's values, in memory of their own: copied as bits (a bool copy would turn an
+        // inverted byte into true), then inverted back.
+        if (const auto bits = as_bits(source)) {
+            source = bits->clone().bitwise_not_().view(self.scalar_type());
+        } else {
+            source = source.clone();
+        }
+    }
+    const at::Tensor target = cpu_alias(dst);
+    target.copy_(source);
+    if (dst.device().type() == kType) {
+        if (const auto bits = as_bits(target)) {
+            bits->bitwise_not_();
+        }
     }
     return dst;
 }

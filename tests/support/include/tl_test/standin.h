@@ -13,6 +13,10 @@
 /// ("Expected all tensors to be on the same device, but found at least two devices, ...").
 /// A device guard keeps a current device per thread, as CUDA does, so `Device("standin")` without
 /// an index means the current one. An allocator counts the bytes each device holds and its peak.
+/// Its memory is not the host's to read, as a GPU's is not: each element is stored with its bits
+/// inverted, and only the copies to and from the CPU turn them back, so a host read of
+/// `data_ptr()` (a forgotten `.cpu()`) sees other values, where a GPU would give garbage or a
+/// crash.
 ///
 /// What it is not: a GPU. Its devices share the CPU's cores and memory, so nothing is faster, and
 /// streams and events are the default ones and do nothing. It shows placement, movement and
