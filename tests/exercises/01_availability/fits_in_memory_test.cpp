@@ -31,6 +31,14 @@ TEST_CASE("negative sizes and overflow are errors", "[task_2]") {
     CHECK_THROWS_AS(ex::tensor_bytes({huge, 4}, c10::kFloat), std::overflow_error);
 }
 
+TEST_CASE("a product that wraps round to a small number is still an overflow", "[task_2]") {
+    // 2^62 float32 elements are 2^64 bytes: modulo 2^64 that is 0, neither negative nor large.
+    const int64_t quarter = int64_t{1} << 62;
+    CHECK_THROWS_AS(ex::tensor_bytes({quarter}, c10::kFloat), std::overflow_error);
+    CHECK_THROWS_AS(ex::tensor_bytes({quarter, 4}, c10::kFloat), std::overflow_error);
+    CHECK(ex::tensor_bytes({quarter}, c10::kByte) == static_cast<std::uint64_t>(quarter));
+}
+
 TEST_CASE("fits only within the free memory minus headroom", "[task_3]") {
     // 1000 float32 = 4000 bytes.
     CHECK(ex::fits_in_memory({1000}, c10::kFloat, 4000, 0.0));
