@@ -129,3 +129,15 @@ TEST_CASE("bad losses and an empty meter are errors", "[task_3]") {
     CHECK_THROWS_AS(meter.mean(), std::logic_error);
     CHECK(meter.count() == 0);
 }
+
+TEST_CASE("the mean of losses on a stand-in device is read on the host", "[task_2]") {
+    // A device tensor's memory is not the host's to read (the stand-in's is not either): its
+    // value comes to the host through item() or cpu(), not through its data pointer.
+    const auto on_device = torch::TensorOptions().device(tl_test::standin::device(2));
+    ex::LossMeter meter;
+    meter.add(torch::tensor(1.0F, on_device));
+    meter.add(torch::tensor(2.0F, on_device));
+    meter.add(torch::tensor(6.0F, on_device));
+    CHECK(meter.mean() == Catch::Approx(3.0));
+    CHECK(meter.total().device() == tl_test::standin::device(2));
+}
