@@ -53,6 +53,13 @@ TEST_CASE("pageable memory or a CPU target means a blocking copy", "[task_1]") {
     CHECK_FALSE(ex::copy_can_be_async(kCuda, false, kCpu));
 }
 
+TEST_CASE("pinned memory copies asynchronously to CUDA only", "[task_1]") {
+    // Only CUDA's copy engines read pinned host pages by themselves: to meta or to another
+    // backend (the stand-in accelerator here) non_blocking gains nothing.
+    CHECK_FALSE(ex::copy_can_be_async(kCpu, true, c10::Device("meta")));
+    CHECK_FALSE(ex::copy_can_be_async(kCpu, true, tl_test::standin::device(1)));
+}
+
 TEST_CASE("every batch is counted", "[task_2]") {
     auto loader = ordered(10, 4, false);
     const auto count =
