@@ -9,6 +9,7 @@
 #include <ATen/autocast_mode.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace {
@@ -197,6 +198,9 @@ TEST_CASE("no parameters, a bad learning rate or a non-scalar loss are errors", 
     CHECK_THROWS_AS(ex::autocast_sgd_step({}, loss, 0.1, c10::DeviceType::CPU, torch::kBFloat16),
                     std::invalid_argument);
     CHECK_THROWS_AS(ex::autocast_sgd_step({r.w}, loss, 0.0, c10::DeviceType::CPU, torch::kBFloat16),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(ex::autocast_sgd_step({r.w}, loss, std::numeric_limits<double>::quiet_NaN(),
+                                          c10::DeviceType::CPU, torch::kBFloat16),
                     std::invalid_argument);
     CHECK_THROWS_AS(ex::autocast_sgd_step(
                         {r.w}, [&] { return torch::matmul(r.x, r.w); }, 0.1, c10::DeviceType::CPU,

@@ -78,6 +78,18 @@ TEST_CASE("update() backs off after an overflow and grows after growth_interval 
     CHECK(scaler.good_steps() == 0);
 }
 
+TEST_CASE("the scale grows from its current value, again and again", "[task_1]") {
+    ex::LossScaler scaler(kCpu, options(8.0, 2));
+    const auto finite = [] { return std::vector<at::Tensor>{torch::ones({3})}; };
+    for (const double expected : {16.0, 32.0, 64.0}) {
+        for (int step = 0; step < 2; ++step) {
+            REQUIRE(scaler.unscale_(finite()));
+            scaler.update();
+        }
+        CHECK(scaler.current_scale() == Catch::Approx(expected));
+    }
+}
+
 TEST_CASE("bad options are errors", "[task_1]") {
     ex::ScalerOptions o;
     o.init_scale = 0.0;
@@ -90,6 +102,20 @@ TEST_CASE("bad options are errors", "[task_1]") {
     CHECK_THROWS_AS(ex::LossScaler(kCpu, o), std::invalid_argument);
     o = {};
     o.growth_interval = 0;
+    CHECK_THROWS_AS(ex::LossScaler(kCpu, o), std::invalid_argument);
+}
+
+TEST_CASE("NaN options are errors", "[task_1]") {
+    // Every comparison with NaN is false: `init_scale <= 0` lets a NaN scale through.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    ex::ScalerOptions o;
+    o.init_scale = nan;
+    CHECK_THROWS_AS(ex::LossScaler(kCpu, o), std::invalid_argument);
+    o = {};
+    o.growth_factor = nan;
+    CHECK_THROWS_AS(ex::LossScaler(kCpu, o), std::invalid_argument);
+    o = {};
+    o.backoff_factor = nan;
     CHECK_THROWS_AS(ex::LossScaler(kCpu, o), std::invalid_argument);
 }
 
@@ -167,4 +193,8 @@ TEST_CASE("no parameters or a bad learning rate are errors", "[task_2]") {
     CHECK_THROWS_AS(ex::scaled_sgd_step(
                         {w}, [&] { return w.sum(); }, -0.1, scaler),
                     std::invalid_argument);
+    CHECK_THROWS_AS(
+        ex::scaled_sgd_step(
+            {w}, [&] { return w.sum(); }, std::numeric_limits<double>::quiet_NaN(), scaler),
+        std::invalid_argument);
 }

@@ -90,6 +90,14 @@ TEST_CASE("speedup is CPU time over device time, and names the faster one", "[ta
     CHECK(rows[1].faster == "cuda");
 }
 
+TEST_CASE("a tie is no speedup and names the CPU", "[task_2]") {
+    const auto rows = ex::speedup_table({{"add", 8, "cpu", 2.5}, {"add", 8, "cuda", 2.5}}, "cuda");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].speedup == Catch::Approx(1.0));
+    INFO("the device is faster only when speedup > 1");
+    CHECK(rows[0].faster == "cpu");
+}
+
 TEST_CASE("rows are sorted by op, then numerically by size, whatever the input order", "[task_2]") {
     const std::vector<Measurement> m{{"matmul", 1024, "cuda", 1.0}, {"add", 100000, "cpu", 1.0},
                                      {"matmul", 256, "cpu", 2.0},   {"matmul", 1024, "cpu", 8.0},
