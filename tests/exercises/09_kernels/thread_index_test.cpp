@@ -72,6 +72,13 @@ TEST_CASE("blocks_needed rounds up", "[thread_index]") {
     CHECK(ex::blocks_needed(std::int64_t{1} << 33, 1024) == std::int64_t{1} << 23);
 }
 
+TEST_CASE("blocks_needed stays exact past 2^53", "[thread_index]") {
+    // A double holds whole numbers exactly only up to 2^53: ceil(double(n) / block_dim) reads
+    // 2^60 + 1 as 2^60 and forgets the partial block that holds the last element.
+    CHECK(ex::blocks_needed((std::int64_t{1} << 60) + 1, 256) == (std::int64_t{1} << 52) + 1);
+    CHECK(ex::blocks_needed((std::int64_t{1} << 53) + 1, 1) == (std::int64_t{1} << 53) + 1);
+}
+
 TEST_CASE("blocks_needed rejects a negative n and an empty block", "[thread_index]") {
     CHECK_THROWS_AS(ex::blocks_needed(-1, kBlock), std::invalid_argument);
     CHECK_THROWS_WITH(ex::blocks_needed(10, 0), Catch::Matchers::ContainsSubstring("0"));
