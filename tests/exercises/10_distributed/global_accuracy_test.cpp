@@ -36,6 +36,13 @@ TEST_CASE("unequal shards count every sample once, not every rank once", "[task_
     }
 }
 
+TEST_CASE("a rank with an empty shard still gets the job's accuracy", "[task_4]") {
+    // 0 of 0 on rank 1 is a valid count (its shard was empty), not an accuracy of 0 / 0.
+    const auto accuracy = accuracy_of({{3, 4}, {0, 0}});
+    CHECK(accuracy[0] == Catch::Approx(0.75));
+    CHECK(accuracy[1] == Catch::Approx(0.75));
+}
+
 TEST_CASE("large counts stay exact", "[task_4]") {
     // 2^24 + 1 is the first whole number float32 cannot hold.
     constexpr std::int64_t kBig = (std::int64_t{1} << 24) + 1;

@@ -4,6 +4,9 @@
 
 #include "tl_test/catch.h"
 
+#include <ATen/Context.h>
+#include <ATen/ops/randn.h>
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -69,6 +72,16 @@ TEST_CASE("an uneven epoch is padded by wrapping round, so every rank gets as ma
 TEST_CASE("each epoch has its own order, the same on every call", "[task_1]") {
     CHECK(ex::shard_indices(100, 1, 2, kSeed, 0) == ex::shard_indices(100, 1, 2, kSeed, 0));
     CHECK(ex::shard_indices(100, 1, 2, kSeed, 0) != ex::shard_indices(100, 1, 2, kSeed, 1));
+}
+
+TEST_CASE("the caller's global random generator is left alone", "[task_1]") {
+    // The shuffle needs a generator of its own: reseeding the global one would restart the
+    // training loop's random numbers (dropout, augmentation) from seed + epoch at every call.
+    at::manual_seed(123);
+    const auto expected = at::randn({4});
+    at::manual_seed(123);
+    (void)ex::shard_indices(10, 0, 2, kSeed, 1);
+    CHECK(at::randn({4}).equal(expected));
 }
 
 TEST_CASE("bad arguments are refused with a message", "[task_1]") {
