@@ -116,7 +116,7 @@ def remove_unfinished_venv(venv: Path) -> None:
         remove(venv)
 
 
-def install_torch(place: Layout, want_cuda: bool) -> None:
+def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool) -> None:
     spec = os.environ.get("TORCHLINGS_TORCH_SPEC") or "torch"
     # A venv whose Python or pip no longer runs (its python3 was upgraded or removed, a copy was
     # cut short): pip would fail with a message that does not say so.
@@ -135,7 +135,7 @@ def install_torch(place: Layout, want_cuda: bool) -> None:
     say("installing_torch", spec=spec, venv=place.venv)
     import torch_wheel
     installer = torch_wheel.Installer(place.venv, spec, sys.stderr.isatty())
-    torch_wheel.install(place.venv, spec, want_cuda, installer)
+    torch_wheel.install(place.venv, spec, want_cuda, installer, cpu_asked=cpu_asked)
 
 
 def add_numpy(venv: Path) -> None:
@@ -153,9 +153,10 @@ def add_numpy(venv: Path) -> None:
             say("numpy_failed", venv=venv)
 
 
-def replace_cpu_torch(place: Layout) -> None:
-    """`setup --cuda` where the cache venv holds a CPU-only torch: the venv goes, and every build
-    folder that used it is configured again."""
+def replace_cpu_torch(place: Layout) -> Path | None:
+    """`setup --cuda` where the cache venv holds a CPU-only torch: the venv is set aside (its
+    path, returned, is put back if the CUDA one cannot be installed) and every build folder that
+    used it is configured again."""
     for torch_lib in place.venv.glob("lib/python3*/site-packages/torch/lib"):
         if (torch_lib / "libtorch_cuda.so").exists():
             continue
@@ -168,11 +169,18 @@ def replace_cpu_torch(place: Layout) -> None:
                     cache.unlink()
             except OSError:
                 pass
-        remove(place.venv)
+        aside = place.venv.with_name(place.venv.name + ".cpu-only")
+        remove(aside)
+        try:
+            place.venv.rename(aside)
+        except OSError:
+            raise fail("cannot_remove", path=place.venv) from None
+        return aside
+    return None
 
 
 # --- 3. Configure and build ------------------------------------------------------------------------
-def configure(place: Layout, want_cuda: bool) -> None:
+def configure(place: Layout, want_cuda: bool, cpu_asked: bool = False) -> None:
     import cuda_toolkit
     import packages
     packages.install_system_packages(place.root)
@@ -186,7 +194,7 @@ def configure(place: Layout, want_cuda: bool) -> None:
     remove_unfinished_venv(place.venv)
     torch_dir, found_by = find_torch(place)
     if not torch_dir:
-        install_torch(place, want_cuda)
+        install_torch(place, want_cuda, cpu_asked)
         torch_dir, found_by = find_torch(place)
         if not torch_dir:
             raise fail("still_no_torch", venv=place.venv)
@@ -279,11 +287,21 @@ def main(root: Path, args: list[str]) -> int:
     # (torch_wheel.py looks), by the course's own CI (whose build compiles the kernels), and on
     # request (`setup --cuda`, for a learner who has a GPU now).
     want_cuda = place.preset == "ci"
+    aside = None
     if args[:2] == ["setup", "--cuda"]:
         want_cuda = True
-        replace_cpu_torch(place)
+        aside = replace_cpu_torch(place)
     if not (place.build / "CMakeCache.txt").exists():
-        configure(place, want_cuda)
+        try:
+            configure(place, want_cuda, cpu_asked=place.preset == "cpu-only")
+        except SetupError:
+            if aside is not None:   # the CUDA torch did not install: the CPU one comes back
+                remove(place.venv)
+                aside.rename(place.venv)
+                say("restored_cpu_torch", venv=place.venv)
+            raise
+    if aside is not None:
+        remove(aside)
     add_numpy(place.venv)
     if args[:1] == ["setup"]:
         config = place.build / "torchlings_config.json"

@@ -47,6 +47,8 @@ ENGLISH = {
     "unfinished_venv": "removing {venv}, left unfinished by an earlier set-up; installing it again",
     "cannot_remove": "cannot remove {path}; remove it yourself",
     "replacing_cpu_torch": "replacing the CPU-only torch in {venv} with the CUDA one",
+    "restored_cpu_torch": "the CUDA torch could not be installed: the CPU-only one is back in "
+                          "{venv}",
     "torch_has_no_cuda": "the LibTorch in use has no CUDA ({torch}): install a CUDA torch there, "
                          "or name one (Torch_DIR, LIBTORCH)",
     "installing_numpy": "installing numpy into {venv} (torchrun warns without it)",
@@ -55,7 +57,7 @@ ENGLISH = {
     "wheel_cpu": "no NVIDIA driver here: installing PyTorch's CPU-only torch wheel (about 200 MB; "
                  "later, with a GPU: ./torchlings setup --cuda)",
     "wheel_cuda": "installing the torch wheel with its CUDA libraries from PyPI (about 3 GB to "
-                  "download, 4.5 GB installed; once per machine)",
+                  "download, 4.4 GB installed; once per machine)",
     "wheel_fallback": "PyTorch's CPU wheel index ({index}) cannot be reached from here; "
                       "installing PyPI's torch wheel instead, with its CUDA libraries (about 3 GB "
                       "to download)",
@@ -136,6 +138,7 @@ KOREAN = {
     "unfinished_venv": "이전 설정에서 설치를 마치지 못한 가상 환경을 지우고 다시 설치합니다: {venv}",
     "cannot_remove": "지울 수 없습니다. 직접 지우세요: {path}",
     "replacing_cpu_torch": "이곳의 CPU 전용 torch를 CUDA 버전으로 바꿉니다: {venv}",
+    "restored_cpu_torch": "CUDA torch를 설치하지 못해 CPU 전용 torch를 되돌려 놓았습니다: {venv}",
     "torch_has_no_cuda": "쓰고 있는 LibTorch에 CUDA가 없습니다({torch}). 그곳에 CUDA용 torch를 "
                          "설치하거나 다른 것을 지정하세요(Torch_DIR, LIBTORCH)",
     "installing_numpy": "numpy를 이곳에 설치합니다: {venv} (없으면 torchrun이 경고합니다)",
@@ -144,7 +147,7 @@ KOREAN = {
     "wheel_cpu": "NVIDIA 드라이버가 없으므로 PyTorch의 CPU 전용 torch 휠을 설치합니다(받는 양 약 "
                  "200 MB. 나중에 GPU가 생기면 ./torchlings setup --cuda를 실행하세요)",
     "wheel_cuda": "PyPI에서 CUDA 라이브러리를 포함한 torch 휠을 설치합니다(받는 양 약 3 GB, 설치 "
-                  "후 4.5 GB, 컴퓨터마다 한 번)",
+                  "후 4.4 GB, 컴퓨터마다 한 번)",
     "wheel_fallback": "이곳에서는 PyTorch의 CPU 휠 인덱스({index})에 접속할 수 없습니다. 대신 "
                       "PyPI의 torch 휠을 CUDA 라이브러리와 함께 설치합니다(받는 양 약 3 GB)",
     "wheel_cpu_failed": "{index}에서 CPU 전용 휠을 설치하지 못했습니다(pip의 메시지는 위에 "

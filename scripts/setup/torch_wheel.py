@@ -35,9 +35,11 @@ from messages import fail, say
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 MARKER = ".torchlings-installing"   # main.py's TORCH_MARKER too
 RECORD = ".torchlings-wheel"
-# Space an install takes in the venv, pip's unpacking included, with some margin (measured:
-# the CPU wheel 0.7 GB installed; PyPI's CUDA wheel without triton 4.3 GB, torch 2.15).
-NEEDED_BYTES = {"cpu": 1_500_000_000, "cuda": 6_000_000_000}
+# Space an install takes on the cache folder's disk at its peak, with some margin: pip downloads
+# every wheel before it installs any, into a folder beside the venv (not $TMPDIR, often a small
+# RAM disk), and keeps no copy afterwards (--no-cache-dir). PyPI's CUDA wheel without triton,
+# torch 2.15: 3.5 GB downloaded, 4.4 GB installed (measured); the CPU wheel: a few hundred MB.
+NEEDED_BYTES = {"cpu": 1_500_000_000, "cuda": 8_500_000_000}
 # Dependencies a C++ course never uses.
 SKIPPED = ("triton",)
 # Files whose presence means an NVIDIA driver is installed (Linux, and WSL2's driver from Windows).
@@ -48,8 +50,10 @@ def driver_present(files: tuple[str, ...] = DRIVER_FILES) -> bool:
     return any(os.path.exists(f) for f in files) or shutil.which("nvidia-smi") is not None
 
 
-def flavour(cuda_asked: bool, has_driver: bool) -> str:
-    return "cuda" if cuda_asked or has_driver else "cpu"
+def flavour(cuda_asked: bool, has_driver: bool, cpu_asked: bool = False) -> str:
+    """The CPU wheel where there is no driver, or where the build is CPU-only (the cpu-only
+    preset, which compiles no kernel: a driver then changes nothing)."""
+    return "cuda" if cuda_asked or (has_driver and not cpu_asked) else "cpu"
 
 
 def kept_requirements(requires: list[str]) -> list[str]:
@@ -83,6 +87,7 @@ class Installer:
     def __init__(self, venv: Path, spec: str, on_terminal: bool):
         self.python = str(venv / "bin" / "python")
         self.spec = spec
+        self.scratch = venv / ".pip-scratch"   # pip's TMPDIR, removed after each call
         self.shows = ["--progress-bar=on"] if on_terminal else ["--quiet", "--progress-bar=off"]
 
     def run(self, args: list[str], quiet: bool = False, only_cpu_index: bool = False,
@@ -90,12 +95,22 @@ class Installer:
         command = [self.python, "-m", "pip", verb, "--disable-pip-version-check", *args]
         output = subprocess.DEVNULL if quiet else 2   # pip speaks on stderr, as ./torchlings does
         environ = dict(os.environ)
+        if verb == "install":
+            # No copy of the wheels kept in pip's cache (3.5 GB more on the same disk), and the
+            # downloads unpacked beside the venv, whose free space was checked.
+            command.insert(command.index("--disable-pip-version-check") + 1, "--no-cache-dir")
+            self.scratch.mkdir(exist_ok=True)
+            environ["TMPDIR"] = str(self.scratch)
         if only_cpu_index:
             # --index-url replaces pip.conf's index-url, not its extra-index-url: an extra index
             # that has torch (a lab's cu12x index) would win with a CUDA wheel, triton and all.
             # pip reads a blank PIP_EXTRA_INDEX_URL as "none" (an empty one it ignores).
             environ["PIP_EXTRA_INDEX_URL"] = " "
-        return subprocess.run(command, stdout=output, stderr=output, env=environ).returncode == 0
+        try:
+            return subprocess.run(command, stdout=output, stderr=output,
+                                  env=environ).returncode == 0
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
     def requires(self) -> list[str] | None:
         script = "import importlib.metadata as m; print('\\n'.join(m.requires('torch') or []))"
@@ -127,9 +142,10 @@ class Installer:
 
 
 def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
-            has_driver: bool | None = None) -> None:
+            has_driver: bool | None = None, cpu_asked: bool = False) -> None:
     """Installs, or raises SetupError with the message that says why not."""
-    chosen = flavour(cuda_asked, driver_present() if has_driver is None else has_driver)
+    chosen = flavour(cuda_asked, driver_present() if has_driver is None else has_driver,
+                     cpu_asked)
     short = short_of_space(venv, NEEDED_BYTES[chosen])
     if short:
         raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])

@@ -650,14 +650,16 @@ case $case_name in
     rc=$?; cat "$OUT"
     grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
-    expect "removing .*venv-torch-0.0.0, left unfinished by an earlier set-up" "pip could not install 'torch==0.0.0'"
+    expect "removing .*venv-torch-0.0.0, left unfinished by an earlier set-up" \
+           "pip could not install 'torch==0.0.0'|not enough free space for the torch wheel"
     [ ! -e "$venv/left-by-the-cut-install" ] || fail "the unfinished venv was kept"
     [ -e "$venv/.torchlings-installing" ] || fail "the failed install did not leave its marker"
     ;;
   cuda_replaces_cpu_torch)
     # ./torchlings setup --cuda where the cache venv holds a CPU-only torch (no libtorch_cuda.so):
-    # the venv is replaced, and the build folders that used it (and only those) are configured
-    # again. The torch asked for does not exist, so the new install then fails.
+    # the venv is set aside, and the build folders that used it (and only those) are configured
+    # again. The torch asked for does not exist, so the new install fails, and the CPU-only torch
+    # comes back (free space short of the CUDA wheel's stops it the same way).
     venv="$WORK/cache/torchlings/venv-torch-0.0.0"
     mkdir -p "$WORK/course/cmake" "$WORK/course/scripts/setup" "$venv/lib/python3.99/site-packages/torch/lib" \
              "$WORK/course/build/dev-torch-0.0.0" "$WORK/course/build/other"
@@ -675,9 +677,11 @@ case $case_name in
     grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
     expect "replacing the CPU-only torch in .*venv-torch-0.0.0 with the CUDA one" \
-           "installing the torch wheel with its CUDA libraries from PyPI" "pip could not install 'torch==0.0.0'"
+           "pip could not install 'torch==0.0.0'|not enough free space for the torch wheel" \
+           "the CUDA torch could not be installed: the CPU-only one is back in .*venv-torch-0.0.0"
     expect_not "CPU-only torch wheel \("
-    [ ! -e "$venv/lib/python3.99" ] || fail "the CPU-only torch was kept"
+    [ -e "$venv/lib/python3.99/site-packages/torch/lib" ] || fail "the CPU-only torch was not put back"
+    [ ! -e "$venv.cpu-only" ] || fail "the CPU-only torch was left aside"
     [ ! -e "$WORK/course/build/dev-torch-0.0.0/CMakeCache.txt" ] || fail "the build folder that used it was not reset"
     [ -e "$WORK/course/build/other/CMakeCache.txt" ] || fail "a build folder of another LibTorch was reset"
     ;;

@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -90,6 +91,8 @@ class TorchWheel(unittest.TestCase):
         self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=False), "cpu")
         self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=True), "cuda")
         self.assertEqual(torch_wheel.flavour(cuda_asked=True, has_driver=False), "cuda")
+        # The cpu-only preset compiles no kernel: a driver does not bring the CUDA wheel.
+        self.assertEqual(torch_wheel.flavour(False, has_driver=True, cpu_asked=True), "cpu")
 
     def test_a_driver_is_seen_by_its_files_or_nvidia_smi(self):
         with mock.patch("shutil.which", return_value=None):
@@ -136,7 +139,7 @@ class TorchWheel(unittest.TestCase):
             installer = FakeInstaller(cpu_ok=False)
             rc, err = run_install(self.venv, installer)
         self.assertEqual((rc, installer.calls), (3, ["look"]))
-        self.assertIn("3.0 GB free, about 6.0 GB needed", err)
+        self.assertIn("3.0 GB free, about 8.5 GB needed", err)
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
 
     def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
@@ -194,6 +197,7 @@ class PipCommands(unittest.TestCase):
 if [ "$1" = -c ]; then printf '%b\\n' '{requires}'; exit 0; fi
 printf '%s [extra=%s]\\n' "$*" "${{PIP_EXTRA_INDEX_URL-unset}}" >>'{self.log}'
 case "$*" in *"-m pip index "*) exit "${{FAKE_INDEX_RC:-1}}" ;; *--index-url*) exit 1 ;; esac
+case "$*" in *"-m pip install "*) printf '%s\n' "$TMPDIR" >>'{self.log}.tmpdir'; [ -d "$TMPDIR" ] || exit 9 ;; esac
 exit 0
 """)
         python.chmod(python.stat().st_mode | stat.S_IXUSR)
@@ -218,13 +222,29 @@ exit 0
         self.assertIn("--no-warn-conflicts", calls[2])   # else pip calls the missing triton an error
         self.assertNotIn("triton", calls[2])
         self.assertTrue(calls[2].endswith("numpy [extra=unset]"))
+        # Every install unpacks its downloads beside the venv (not a small RAM-backed /tmp),
+        # keeps no copy in pip's cache, and leaves nothing behind.
+        scratch = str(self.venv / ".pip-scratch")
+        self.assertEqual(Path(f"{self.log}.tmpdir").read_text().splitlines(), [scratch, scratch])
+        self.assertTrue(all("--no-cache-dir" in call for call in calls[1:]))
+        self.assertFalse(Path(scratch).exists())
 
     def test_a_cpu_index_that_answers_gets_an_install_with_progress_retries_and_only_it(self):
         calls = self.calls(index_rc=0)
         self.assertEqual(len(calls), 4, calls)   # the fake fails that install: PyPI's follows
-        self.assertIn(f"install --disable-pip-version-check --index-url {torch_wheel.CPU_INDEX} "
+        self.assertIn(f"install --disable-pip-version-check --no-cache-dir --index-url {torch_wheel.CPU_INDEX} "
                       "--quiet --progress-bar=off torch==2.15.0 numpy [extra= ]", calls[1])
         self.assertNotIn("--retries", calls[1])
+
+    def test_this_pip_still_has_the_index_command_the_probe_uses(self):
+        # `pip index` is marked experimental: were it removed, the probe would fail everywhere and
+        # every machine without a driver would quietly get the 3 GB CUDA wheel.
+        if subprocess.run([sys.executable, "-m", "pip", "--version"],
+                          capture_output=True).returncode != 0:
+            self.skipTest("no pip for this Python")
+        result = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "--help"],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
 
     def test_unreadable_torch_metadata_is_a_failed_install(self):
         installer = torch_wheel.Installer(self.venv, "torch", on_terminal=False)
