@@ -18,15 +18,27 @@ set(TORCHLINGS_CUDA_TOOLKIT_FROM "" CACHE STRING
 set(TORCHLINGS_CUDA_TOOLKIT_NOTE "" CACHE STRING
     "Why this CUDA toolkit was chosen when it is not the obvious one; set by ./torchlings")
 
-# A JSON string of the value (quotes and backslashes escaped), or null when it is empty.
-function(_tl_json_string out_var value)
-  if(value STREQUAL "")
-    set(${out_var} "null" PARENT_SCOPE)
-  else()
-    string(REPLACE "\\" "\\\\" value "${value}")
-    string(REPLACE "\"" "\\\"" value "${value}")
-    set(${out_var} "\"${value}\"" PARENT_SCOPE)
+# The JSON text of a value: a string (quotes, backslashes, newlines and tabs escaped), or null
+# when it is empty, "-NOTFOUND" or, with the kind "string", always a string; with the kind "bool",
+# true or false.
+function(_tl_json_value out_var kind value)
+  if(kind STREQUAL "bool")
+    if(value)
+      set(${out_var} "true" PARENT_SCOPE)
+    else()
+      set(${out_var} "false" PARENT_SCOPE)
+    endif()
+    return()
   endif()
+  if(kind STREQUAL "optional" AND (value STREQUAL "" OR value MATCHES "-NOTFOUND$"))
+    set(${out_var} "null" PARENT_SCOPE)
+    return()
+  endif()
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  string(REPLACE "\n" "\\n" value "${value}")
+  string(REPLACE "\t" "\\t" value "${value}")
+  set(${out_var} "\"${value}\"" PARENT_SCOPE)
 endfunction()
 
 include(TorchlingsFindTorch)   # the search, shared with ./torchlings
@@ -285,60 +297,44 @@ set(_tl_torch_wheel "")
 if(EXISTS "${_tl_python_prefix}/.torchlings-wheel")
   file(STRINGS "${_tl_python_prefix}/.torchlings-wheel" _tl_torch_wheel LIMIT_COUNT 1)
 endif()
-# Each optional value: a JSON string, or null.
-foreach(_tl_pair IN ITEMS "nvcc;CMAKE_CUDA_COMPILER" "nvcc_version;TORCHLINGS_NVCC_VERSION"
-                          "cuda_from;_tl_cuda_from" "cuda_note;_tl_cuda_note"
-                          "torch_cuda;_torch_cuda" "gloo;TORCHLINGS_GLOO_INCLUDE_DIR"
-                          "torchrun;TORCHLINGS_TORCHRUN" "chosen_by;TORCHLINGS_CXX_CHOSEN_BY"
-                          "found_by;_tl_torch_origin" "torch_wheel;_tl_torch_wheel")
-  list(GET _tl_pair 0 _tl_key)
-  list(GET _tl_pair 1 _tl_var)
-  set(_tl_value "${${_tl_var}}")
-  if(_tl_value MATCHES "-NOTFOUND$")
-    set(_tl_value "")
-  endif()
-  _tl_json_string(_${_tl_key}_json "${_tl_value}")
-endforeach()
+set(_abi_bool OFF)
 if(_abi STREQUAL "1")
-  set(_abi_json "true")
-else()
-  set(_abi_json "false")
+  set(_abi_bool ON)
 endif()
-if(TORCHLINGS_CUDA_KERNELS)
-  set(_kernels_json "true")
-else()
-  set(_kernels_json "false")
-endif()
-# cxx_compiler_chosen_by: ./torchlings passes CXX (named in CXX), clang (the newest clang++-N
-# installed with its OpenMP runtime) or default (CMake's default, g++); null without the wrapper.
-# Catch2 is found before this file (CMakeLists.txt), so its version is known here.
-file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "{
-  \"torch_version\": \"${TORCHLINGS_TORCH_VERSION}\",
-  \"torch_cuda_version\": ${_torch_cuda_json},
-  \"cxx11_abi\": ${_abi_json},
-  \"cuda_kernels\": ${_kernels_json},
-  \"cuda_architectures\": \"${TORCHLINGS_CUDA_ARCHITECTURES}\",
-  \"torch_dir\": \"${Torch_DIR}\",
-  \"torch_found_by\": ${_found_by_json},
-  \"torch_wheel\": ${_torch_wheel_json},
-  \"cxx_compiler\": \"${CMAKE_CXX_COMPILER}\",
-  \"cxx_compiler_version\": \"${CMAKE_CXX_COMPILER_VERSION}\",
-  \"nvcc\": ${_nvcc_json},
-  \"nvcc_version\": ${_nvcc_version_json},
-  \"cuda_toolkit_from\": ${_cuda_from_json},
-  \"cuda_toolkit_note\": ${_cuda_note_json},
-  \"linker\": \"${TORCHLINGS_LINKER}\",
-  \"cmake_version\": \"${CMAKE_VERSION}\",
-  \"gloo_headers\": ${_gloo_json},
-  \"torchrun\": ${_torchrun_json},
-  \"cxx_compiler_chosen_by\": ${_chosen_by_json},
-  \"catch2_version\": \"${Catch2_VERSION}\",
-  \"supported\": {
-    \"torch\": \"${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}\",
-    \"cmake\": \"${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x\",
-    \"gcc\": \"${TORCHLINGS_GCC_OLDEST} or newer\",
-    \"clang\": \"${TORCHLINGS_CLANG_OLDEST} or newer\",
-    \"this_torch\": \"${TORCHLINGS_TORCH_SUPPORT}\"
-  }
-}
-")
+set(_tl_supported_torch "${TORCHLINGS_TORCH_OLDEST} to ${TORCHLINGS_TORCH_NEWEST}")
+set(_tl_supported_cmake "${CMAKE_MINIMUM_REQUIRED_VERSION} to 4.x")
+set(_tl_supported_gcc "${TORCHLINGS_GCC_OLDEST} or newer")
+set(_tl_supported_clang "${TORCHLINGS_CLANG_OLDEST} or newer")
+# What was found, for `torchlings doctor`: key, kind (string, optional: a string or null, bool),
+# variable. cxx_compiler_chosen_by: ./torchlings passes CXX (named in CXX), clang (the newest
+# clang++-N installed with its OpenMP runtime) or default (CMake's default, g++); null without the
+# wrapper. Catch2 is found before this file (CMakeLists.txt), so its version is known here.
+set(_tl_config "{}")
+set(_tl_supported "{}")
+foreach(_tl_entry IN ITEMS
+    "torch_version|string|TORCHLINGS_TORCH_VERSION" "torch_cuda_version|optional|_torch_cuda"
+    "cxx11_abi|bool|_abi_bool" "cuda_kernels|bool|TORCHLINGS_CUDA_KERNELS"
+    "cuda_architectures|string|TORCHLINGS_CUDA_ARCHITECTURES" "torch_dir|string|Torch_DIR"
+    "torch_found_by|optional|_tl_torch_origin" "torch_wheel|optional|_tl_torch_wheel"
+    "cxx_compiler|string|CMAKE_CXX_COMPILER" "cxx_compiler_version|string|CMAKE_CXX_COMPILER_VERSION"
+    "nvcc|optional|CMAKE_CUDA_COMPILER" "nvcc_version|optional|TORCHLINGS_NVCC_VERSION"
+    "cuda_toolkit_from|optional|_tl_cuda_from" "cuda_toolkit_note|optional|_tl_cuda_note"
+    "linker|string|TORCHLINGS_LINKER" "cmake_version|string|CMAKE_VERSION"
+    "gloo_headers|optional|TORCHLINGS_GLOO_INCLUDE_DIR" "torchrun|optional|TORCHLINGS_TORCHRUN"
+    "cxx_compiler_chosen_by|optional|TORCHLINGS_CXX_CHOSEN_BY" "catch2_version|string|Catch2_VERSION"
+    "supported.torch|string|_tl_supported_torch" "supported.cmake|string|_tl_supported_cmake"
+    "supported.gcc|string|_tl_supported_gcc" "supported.clang|string|_tl_supported_clang"
+    "supported.this_torch|string|TORCHLINGS_TORCH_SUPPORT")
+  string(REPLACE "|" ";" _tl_entry "${_tl_entry}")
+  list(GET _tl_entry 0 _tl_key)
+  list(GET _tl_entry 1 _tl_kind)
+  list(GET _tl_entry 2 _tl_var)
+  _tl_json_value(_tl_json "${_tl_kind}" "${${_tl_var}}")
+  if(_tl_key MATCHES "^supported\\.(.*)$")
+    string(JSON _tl_supported SET "${_tl_supported}" "${CMAKE_MATCH_1}" "${_tl_json}")
+  else()
+    string(JSON _tl_config SET "${_tl_config}" "${_tl_key}" "${_tl_json}")
+  endif()
+endforeach()
+string(JSON _tl_config SET "${_tl_config}" "supported" "${_tl_supported}")
+file(WRITE "${CMAKE_BINARY_DIR}/torchlings_config.json" "${_tl_config}\n")
