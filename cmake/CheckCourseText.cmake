@@ -71,7 +71,7 @@ set(statements
   "lessons/01_availability/README.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "docs/build_and_link.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "docs/build_and_link.ko.md|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)")
-# ./torchlings and `doctor` read the floor from CMakeLists.txt itself (the wrapper with sed, the
+# The set-up and `doctor` read the floor from CMakeLists.txt itself (scripts/setup/packages.py, the
 # runner as a compile definition): they have nothing to disagree with.
 foreach(statement IN LISTS statements)
   string(FIND "${statement}" "|" bar)
