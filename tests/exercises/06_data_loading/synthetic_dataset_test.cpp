@@ -68,6 +68,8 @@ TEST_CASE("different seeds or indices give different data", "[task_2]") {
     CHECK_FALSE(a.get(0).data.equal(a.get(1).data));
     // A seed of seed + index would make (seed 1, index 1) the same sample as (seed 2, index 0).
     CHECK_FALSE(a.get(1).data.equal(b.get(0).data));
+    // And seed ^ index would make (seed 1, index 3) the same sample as (seed 2, index 0).
+    CHECK_FALSE(a.get(3).data.equal(b.get(0).data));
 }
 
 TEST_CASE("get leaves the global random generator alone", "[task_2]") {
