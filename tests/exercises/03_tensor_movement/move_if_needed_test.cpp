@@ -76,6 +76,16 @@ TEST_CASE("a new dtype is a copy with converted values", "[task_2]") {
     TL_CHECK_TENSOR_CLOSE(moved.tensor, torch::arange(5, torch::kFloat64));
 }
 
+TEST_CASE("an empty tensor in a new dtype is a copy too", "[task_2]") {
+    // No elements, no memory: its data pointer is null before and after the copy, so only
+    // is_same() can tell whether to() returned the tensor itself.
+    const auto t = torch::empty({0, 3});
+    const auto moved = ex::move_if_needed(t, kCpu, torch::kFloat64);
+    CHECK(moved.copied);
+    CHECK(moved.tensor.scalar_type() == torch::kFloat64);
+    CHECK_FALSE(ex::move_if_needed(t, kCpu).copied);
+}
+
 TEST_CASE("another device is a copy", "[task_2]") {
     const auto t = torch::ones({2, 2});
     const auto moved = ex::move_if_needed(t, kMeta);
