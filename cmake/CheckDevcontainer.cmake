@@ -3,7 +3,7 @@
 #   cmake -D ROOT=<course root> -P cmake/CheckDevcontainer.cmake
 #
 # The README owns the command: the first line of its first ```sh block, without its # comment.
-# scripts/stock_debian_check.sh runs that same line on a stock Debian 13 root, so a devcontainer
+# scripts/ci/stock_debian_check.sh runs that same line on a stock Debian 13 root, so a devcontainer
 # (Debian 13 too) whose postCreateCommand is that line does what CI proves. Fails when
 # .devcontainer/devcontainer.json's postCreateCommand is anything else (another command, one with
 # more in it, an array form), or when either file cannot be read.
@@ -50,6 +50,6 @@ string(JSON command GET "${json}" postCreateCommand)
 if(NOT command STREQUAL first)
   message(FATAL_ERROR ".devcontainer/devcontainer.json: postCreateCommand is \"${command}\", but "
                       "README.md's first command is \"${first}\"; they must be the same, so that "
-                      "the devcontainer does what scripts/stock_debian_check.sh proves")
+                      "the devcontainer does what scripts/ci/stock_debian_check.sh proves")
 endif()
 message(STATUS "devcontainer: postCreateCommand is the README's first command (${first})")

@@ -4,7 +4,7 @@
 #
 #   torch   2.9 .. 2.15    oldest: 2.9 (October 2025), so that a Colab runtime or GPU server of the
 #                          past year works; newest: the wheel the course's own set-up installs. CI
-#                          builds and tests both (scripts/compat_check.sh reads the oldest here).
+#                          builds and tests both (scripts/ci/compat_check.sh reads the oldest here).
 #   CMake   3.25 .. 4.x    cmake_minimum_required() in CMakeLists.txt states the floor.
 #   GCC     11 ..          11 is Ubuntu 22.04's; 12 Debian 12's; 13 Ubuntu 24.04's (Colab); 14
 #                          Debian 13's.

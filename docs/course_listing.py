@@ -6,7 +6,7 @@ declare, so that none of them parses those files itself.
     python3 docs/course_listing.py <course root> [--runner PATH] [--lang en|ko]
     ./torchlings list --json | python3 docs/course_listing.py -
 
-prints each exercise id in course order, one a line (scripts/measure_check_loop.sh uses the
+prints each exercise id in course order, one a line (scripts/measure/measure_check_loop.sh uses the
 second form, whatever build folder the wrapper picks). Without --runner the runner is
 <course root>/build/dev/bin/torchlings-runner, where `./torchlings` builds it, else the one in
 build/dev/bin of the checkout holding this script. As a module: find_runner() and listing().

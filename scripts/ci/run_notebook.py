@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Execute the Colab notebook end to end against a checkout of the course, then check its outputs.
 
-    scripts/ci_notebook.sh                    # what CI runs (sets up the venv, then this script)
-    python scripts/run_notebook.py [--root DIR] [--output FILE] [--full-suite]
+    scripts/ci/ci_notebook.sh                    # what CI runs (sets up the venv, then this script)
+    python scripts/ci/run_notebook.py [--root DIR] [--output FILE] [--full-suite]
 
 The notebook is run as a learner would run it, on whatever this machine has (CI: the CPU), with
 its parameters set papermill-style: TORCHLINGS_ROOT is the checkout (so it clones nothing) and
@@ -34,11 +34,11 @@ try:
     import nbformat
     from nbclient import NotebookClient
 except ImportError:
-    sys.exit("run_notebook.py needs nbclient and ipykernel: run scripts/ci_notebook.sh, which "
+    sys.exit("run_notebook.py needs nbclient and ipykernel: run scripts/ci/ci_notebook.sh, which "
              "installs them into notebook-venv/ in the course's cache folder "
              "(sh scripts/setup/cache_dir.sh prints where)")
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 VERDICT = re.compile(r"count_devices: (\d+)/(\d+) tests passed")
 
 
@@ -66,7 +66,7 @@ def inject_parameters(nb, values: dict) -> None:
             break
     else:
         raise SystemExit("run_notebook.py: the notebook has no cell tagged 'parameters'")
-    source = "# Parameters set by scripts/run_notebook.py\n" + "".join(
+    source = "# Parameters set by scripts/ci/run_notebook.py\n" + "".join(
         f"{name} = {value!r}\n" for name, value in values.items())
     injected = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
     nb.cells.insert(index + 1, injected)

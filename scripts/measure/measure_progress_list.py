@@ -6,7 +6,7 @@ alone (`list --json` is what the site's staging and the translation check ask th
 None of them builds anything: each reads the lessons' titles and exercises/*/info.md, the
 progress file, and hashes the learners' files. The course's target is under 0.5 s (median) on a 2-core machine.
 
-    python3 scripts/measure_progress_list.py [--runs 21] [--build-dir build/dev]
+    python3 scripts/measure/measure_progress_list.py [--runs 21] [--build-dir build/dev]
 
 Run `./torchlings list` once first, so that the build folder exists.
 """
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def time_command(argv, runs):

@@ -3,15 +3,15 @@
 # of `./torchlings check <id>`? Touches the file (a save without changing it), times the check
 # RUNS times, and prints each run and the median. The exercise's verdict does not matter here.
 #
-#   scripts/measure_check_loop.sh [exercise-id] [runs]     one exercise (default count_devices, 5)
-#   scripts/measure_check_loop.sh --all [runs]             every exercise of the course (default 3):
+#   scripts/measure/measure_check_loop.sh [exercise-id] [runs]     one exercise (default count_devices, 5)
+#   scripts/measure/measure_check_loop.sh --all [runs]             every exercise of the course (default 3):
 #                                                          a Markdown table, median per exercise,
 #                                                          then the slowest and the course median
 #
 # Each exercise is built once before it is timed, so the figures are the save-to-verdict loop,
 # not the first build. Run it on an otherwise idle machine: other builds skew every figure.
 set -eu
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 
 median() {  # the median of the numbers on stdin, one per line
   sort -g | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'

@@ -9,7 +9,7 @@ Reads either format, and several files at once (a CPU run and a GPU run, say):
     The name's numeric parts give the size (the last one), the others name the op (the first)
     and the series (the rest). With repetitions, the "median" aggregate is used.
 
-Usage: scripts/plot_timings.sh RESULT.json [MORE.json ...] -o chart.png [--title TEXT]
+Usage: scripts/plot/plot_timings.sh RESULT.json [MORE.json ...] -o chart.png [--title TEXT]
 (the .sh wrapper installs matplotlib into a venv in the course's cache folder first).
 """
 import argparse

@@ -1,19 +1,19 @@
 #!/bin/sh
 # The course's site checked as a learner would use it:
 #
-#   scripts/check_site.sh [build folder]     (default: build/<preset>, as ./torchlings picks it)
+#   scripts/ci/check_site.sh [build folder]     (default: build/<preset>, as ./torchlings picks it)
 #
 # 1. builds the site (the docs target: Doxygen warnings and broken local links — a href or src to
 #    a missing file or #anchor — fail it; docs/site.py);
 #    in the theme doxygen-awesome-css where it is installed (a note says so where it is not);
 # 2. opens every page, both languages, in headless Chromium from Debian and checks its title, its
 #    code blocks, that every image loads and that nothing is logged as a console error
-#    (scripts/check_site.py), and writes one screenshot per language to <build>/site-check/.
+#    (scripts/ci/check_site.py), and writes one screenshot per language to <build>/site-check/.
 # Chromium, chromedriver and a Korean font come from apt-get (installed here when running as root,
 # else the command is printed); Selenium lives in a venv in the course's cache folder, so a second
 # run downloads nothing. Exit status: 0 the site is fine, 1 it is not, 2 the check could not run.
 set -eu
-cd "$(dirname -- "$0")/.."
+cd "$(dirname -- "$0")/../.."
 if [ $# -ge 1 ]; then
   BUILD=$1
 elif [ -n "${TORCHLINGS_PRESET:-}" ]; then
@@ -63,5 +63,5 @@ if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
 fi
 
 # Selenium must not look for a browser of its own: Debian's chromedriver is named in the script.
-SE_OFFLINE=true "$VENV/bin/python" scripts/check_site.py "$BUILD/docs" "$BUILD/site-check"
+SE_OFFLINE=true "$VENV/bin/python" scripts/ci/check_site.py "$BUILD/docs" "$BUILD/site-check"
 echo "check_site: done in $(( $(date +%s) - start )) s"

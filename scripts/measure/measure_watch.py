@@ -12,8 +12,8 @@ from each save to the verdict's summary line ("<id>: 3/4 tests passed", "<id>: b
 The learner's file is copied to .torchlings/measure_watch_<id>.cpp before the first save and is
 put back exactly as it was at the end, whatever happens; the copy is removed once it is.
 
-    scripts/measure_watch.py [ID] [--saves N] [--poll]
-    scripts/measure_watch.py count_devices --build-dir build/dev --saves 5
+    scripts/measure/measure_watch.py [ID] [--saves N] [--poll]
+    scripts/measure/measure_watch.py count_devices --build-dir build/dev --saves 5
 
 With --build-dir (or --runner), the runner of that build folder runs directly; otherwise
 ./torchlings does (which sets up and builds the runner first when needed). Standard library only.
@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def parse_arguments():

@@ -3,8 +3,8 @@
 # is built on), met the way a new learner meets it: no CUDA toolkit, Catch2 v3, the distribution's
 # own GCC and Clang and Python (Debian 13: GCC 14, Python 3.13; Ubuntu 24.04: GCC 13, Python 3.12).
 #
-#   scripts/stock_debian_check.sh                    a fresh minimal Debian 13 root (debootstrap)
-#   STOCK_SUITE=noble scripts/stock_debian_check.sh  a fresh minimal Ubuntu 24.04 root
+#   scripts/ci/stock_debian_check.sh                    a fresh minimal Debian 13 root (debootstrap)
+#   STOCK_SUITE=noble scripts/ci/stock_debian_check.sh  a fresh minimal Ubuntu 24.04 root
 # then, inside the root, as root and with a clean environment:
 #     1. the README's first command, literally: ./torchlings run 01 (packages, torch wheel, a CUDA
 #        compiler from PyPI, configure, build, lesson 01), and lesson 01's output checked;
@@ -30,8 +30,8 @@
 # authorities of /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
 # committed HEAD, as a learner clones it.
 set -euo pipefail
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
-. "$ROOT/scripts/stock_root.sh"
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
+. "$ROOT/scripts/ci/stock_root.sh"
 make_stock_root
 git clone -q --no-local "$ROOT" "$DIR/root/torchlings"
 in_root '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); python3: $(command -v python3 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
@@ -94,7 +94,7 @@ fi
 part "lesson 10 with two processes"
 
 # --- 4. The notebook, with the root's Python ---------------------------------------------------------
-in_root 'cd /root/torchlings && python3 --version && scripts/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
+in_root 'cd /root/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
   || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
 tail -n 3 "$DIR.notebook.out" >&2
 part "the notebook"

@@ -3,17 +3,17 @@
 # there meets it: the OLDEST supported torch wheel (read from cmake/TorchlingsSupport.cmake),
 # CMake 4 from PyPI, and GCC 11 (Ubuntu 22.04's) when it is installed.
 #
-#   scripts/compat_check.sh            set up (cached), build, run every lesson and one exercise
+#   scripts/ci/compat_check.sh            set up (cached), build, run every lesson and one exercise
 #                                      solution per lesson (plus read_idx_images, which once
 #                                      crashed on an older wheel); exit 0 only if all of it passed
-#   scripts/compat_check.sh --full     the same set-up, then the whole test suite (./torchlings test)
+#   scripts/ci/compat_check.sh --full     the same set-up, then the whole test suite (./torchlings test)
 #
 # Everything downloaded is kept in the course's cache folder (scripts/setup/cache_dir.sh names it):
 # the torch wheel in venv-<spec>/, CMake 4 in cmake4/. A second run downloads nothing.
 # Environment: COMPAT_CXX (default g++-11 when installed, else g++), COMPAT_TORCH_SPEC (default
 # "torch~=<oldest>.0", the newest patch release of the oldest supported minor version).
 set -eu
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 . "$ROOT/scripts/setup/cache_dir.sh"   # sets CACHE_DIR, the course's cache folder
 say() { printf 'compat: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }

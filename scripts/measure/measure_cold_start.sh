@@ -2,7 +2,7 @@
 # A new learner's first minutes, measured: a fresh clone of this course, then the commands the
 # README starts with, each timed from the clone.
 #
-#   scripts/measure_cold_start.sh [warm|empty] [--with-test]
+#   scripts/measure/measure_cold_start.sh [warm|empty] [--with-test]
 #
 #   warm   (default) the cache folder as it is on this machine (scripts/setup/cache_dir.sh names it):
 #          the torch wheel's virtual environment is reused, as on a second clone or a classroom
@@ -20,7 +20,7 @@
 #   test          ./torchlings test (with --with-test).
 # The clone and the temporary cache are removed afterwards. Run it on an otherwise idle machine.
 set -eu
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 MODE=warm
 WITH_TEST=no
 for arg in "$@"; do

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Draws a Chrome trace that lesson 08 writes (`--trace FILE`) as a timeline picture:
 
-    python3 scripts/plot_trace.py trace.json -o trace.png [--title TEXT]
+    python3 scripts/plot/plot_trace.py trace.json -o trace.png [--title TEXT]
 
 The picture has the rows that https://ui.perfetto.dev shows for the same file, for a page that
 cannot be interactive: one row per nesting level of each thread, your RECORD_USER_SCOPE ranges
 ("training step") on top, every operator as a bar inside its caller, times from the first event.
 Bars wide enough for it carry their name. Any Python with matplotlib runs it (the venv that
-scripts/plot_timings.sh makes has it). Not part of `./torchlings test`: pictures are made by hand
+scripts/plot/plot_timings.sh makes has it). Not part of `./torchlings test`: pictures are made by hand
 from real runs.
 """
 import argparse

@@ -2,14 +2,14 @@
 # A class of this course graded as its platform grades it, on the platform's own base system, from
 # a real export (`./torchlings export --learner`) of this checkout's committed HEAD:
 #
-#   scripts/class_platform_check.sh classroom50   Classroom 50's default grade job: a stock Ubuntu
+#   scripts/ci/class_platform_check.sh classroom50   Classroom 50's default grade job: a stock Ubuntu
 #       24.04 root (ubuntu-latest), only the packages the exported runtime.json lists installed
 #       the way its workflow installs them (sudo apt-get install -y --no-install-recommends), and
 #       the autograder run by the non-root user `runner` in a clone of the class repository, with
 #       the environment Classroom 50's runner.py gives it (CI=true, CLASSROOM, ASSIGNMENT,
 #       SUBMISSION_TAG, USERNAME, OWNER, COMMIT_URL, RELEASE_URL, REVIEW_URL, ...). Its Python is
 #       the root's (Ubuntu's 3.12; the hosted job's setup-python gives 3.14).
-#   scripts/class_platform_check.sh gradescope    Gradescope's default base image: a stock Ubuntu
+#   scripts/ci/class_platform_check.sh gradescope    Gradescope's default base image: a stock Ubuntu
 #       22.04 root; the autograder zip, made with the command the export prints, unpacked into
 #       /autograder/source; run_autograder copied to /autograder/run_autograder; setup.sh run
 #       once as root (the image build); each submission graded by /autograder/run_autograder
@@ -24,10 +24,10 @@
 # and peak memory (GNU time's maximum resident set size: the largest process of the grading) of the set-up
 # and of every submission are printed. No pip cache is lent: every download happens, as on the
 # platform (on Classroom 50 the first submission is the cold one; the next two reuse its work). Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for
-# the export, zip, and what scripts/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR and STOCK_KEEP
+# the export, zip, and what scripts/ci/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR and STOCK_KEEP
 # as there. Exit status 0 only if every submission scored as it should.
 set -euo pipefail
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 PLATFORM=${1:-}
 case $PLATFORM in
   classroom50) STOCK_SUITE=noble ;;
@@ -37,7 +37,7 @@ esac
 export STOCK_SUITE
 STOCK_ROOT=${STOCK_ROOT:-/tmp/torchlings-$PLATFORM}
 STOCK_PIP_CACHE=none
-. "$ROOT/scripts/stock_root.sh"
+. "$ROOT/scripts/ci/stock_root.sh"
 say() { printf '%s: %s\n' "$PLATFORM" "$*" >&2; }
 
 RUNNER=${RUNNER:-$(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null | head -n 1)}

@@ -2,9 +2,9 @@
 # Cold build: configure and build every default target in a fresh folder, LibTorch already
 # installed (it is found the usual way). Prints the wall time of each step.
 #
-#   scripts/measure_cold_build.sh [preset]      (default: dev)
+#   scripts/measure/measure_cold_build.sh [preset]      (default: dev)
 set -eu
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 PRESET=${1:-dev}
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/torchlings-cold-XXXXXX")
 trap 'rm -rf "$DIR"' EXIT

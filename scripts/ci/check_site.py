@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Opens the course's site in headless Chromium as a learner would (run by scripts/check_site.sh):
+"""Opens the course's site in headless Chromium as a learner would (run by scripts/ci/check_site.sh):
 
     check_site.py <site folder: build/<preset>/docs> <screenshot folder>
 
