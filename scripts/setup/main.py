@@ -279,6 +279,9 @@ def build_runner(place: Layout, args: list[str]) -> None:
 
 
 def main(root: Path, args: list[str]) -> int:
+    if sys.platform != "linux":
+        import platform
+        raise fail("not_linux", system={"darwin": "macOS"}.get(sys.platform, platform.system()))
     place = layout(root, os.environ, cache_folder(root))
     tools = place.cache / "tools" / "bin"
     if (tools / "cmake").exists():   # CMake and Ninja from PyPI, where the system's were too old

@@ -12,6 +12,12 @@ import os
 import sys
 
 ENGLISH = {
+    "not_linux": "torchlings runs on Linux (Debian, Ubuntu, Windows through WSL2); this is "
+                 "{system}. Its runner starts each test program with Linux's own means "
+                 "(namespaces, /proc), which {system} lacks. On a Mac: open the course in its "
+                 "dev container (.devcontainer/, with Docker Desktop and VS Code's Dev "
+                 "Containers), or on Colab (notebooks/torchlings_colab.ipynb). To build the "
+                 "lessons alone by hand: docs/platforms.md, 'Without the wrapper'",
     # 1. System packages
     "installing_packages": "installing system packages:{missing}",
     "apt_failed": "apt-get install failed; run it yourself: apt-get install -y{packages}",
@@ -104,6 +110,12 @@ ENGLISH = {
 }
 
 KOREAN = {
+    "not_linux": "torchlings는 Linux(Debian, Ubuntu, WSL2를 통한 Windows)에서 실행됩니다. 이 "
+                 "컴퓨터는 {system}입니다. 러너는 테스트 프로그램마다 Linux 고유의 기능(네임스페이스, "
+                 "/proc)으로 시작하는데, {system}에는 그 기능이 없습니다. Mac에서는 과정을 개발 "
+                 "컨테이너(.devcontainer/, Docker Desktop과 VS Code의 Dev Containers)나 Colab"
+                 "(notebooks/torchlings_colab.ipynb)에서 여세요. 강의만 직접 빌드하려면: "
+                 "docs/platforms.md의 'Without the wrapper'",
     "installing_packages": "시스템 패키지를 설치합니다:{missing}",
     "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: apt-get install -y{packages}",
     "installing_clang": "배포판의 Clang과 그 OpenMP 런타임을 설치합니다: clang-{n}, "

@@ -274,6 +274,14 @@ class Layouts(unittest.TestCase):
             self.assertEqual(moved.build, Path("/elsewhere"))
             self.assertEqual(moved.runner, Path("/elsewhere/bin/torchlings-runner"))
 
+    def test_a_system_other_than_linux_is_told_where_the_course_runs(self):
+        err = io.StringIO()
+        with mock.patch.object(sys, "platform", "darwin"), contextlib.redirect_stderr(err):
+            with self.assertRaises(messages.SetupError) as raised:
+                main.main(ROOT, ["run", "01"])
+        self.assertIn("this is macOS", str(raised.exception))
+        self.assertIn("dev container", str(raised.exception))
+
     def test_the_cache_folder_is_what_cache_dir_sh_says(self):
         with mock.patch.dict(os.environ, {"XDG_CACHE_HOME": "/x"}):
             self.assertEqual(main.cache_folder(ROOT), Path("/x/torchlings"))
