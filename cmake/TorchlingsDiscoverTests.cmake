@@ -5,7 +5,9 @@
 #    most of it registering operators), so one per program rather than one per case keeps
 #    `./torchlings test` short: 308 case processes of the exercise solutions took 130 s of CPU.
 #    Catch2 names each failing case in the output that CTest shows on failure. A case among them
-#    that skips (TL_SKIP) fails the test: only [gpu] cases may skip, so the tag is missing.
+#    that skips (TL_SKIP) fails the test: only [gpu] cases may skip, so the tag is missing. So
+#    does a case that runs no assertion (--warn NoAssertions): the runner refuses a learner's
+#    pass with none (a test body patched to return), which holds only while every case has one.
 #  - each case tagged [gpu] is its own CTest test, `<prefix><case name>`, with the extra label
 #    "gpu", reported skipped where there is no GPU: one such case skipping cannot hide another
 #    one failing.
@@ -119,7 +121,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED EXE)
     # Each case keeps its own time limit: the group's is their sum.
     math(EXPR group_timeout "${TIMEOUT} * ${anywhere_count}")
     string(APPEND content
-      "add_test([==[${group}]==] [==[${EXE}]==] [==[${anywhere_specs}]==])\n"
+      "add_test([==[${group}]==] [==[${EXE}]==] [==[${anywhere_specs}]==] --warn NoAssertions)\n"
       "set_tests_properties([==[${group}]==] PROPERTIES WORKING_DIRECTORY [==[${WORKDIR}]==]"
       " LABELS [==[${labels}]==] TIMEOUT ${group_timeout} FAIL_REGULAR_EXPRESSION [==[TL_SKIP: ]==])\n")
   endif()

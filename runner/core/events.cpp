@@ -104,6 +104,10 @@ void apply_event(TestRun& run, const json& event) {
         if (TestCaseResult* result = open_case(run, string_field(event, "name"))) {
             result->status = parse_case_status(string_field(event, "status"));
             result->skip_reason = string_field(event, "skip_reason");
+            const auto assertions = event.find("assertions");
+            if (assertions != event.end() && assertions->is_number_integer()) {
+                result->assertions = assertions->get<int>();
+            }
             const auto duration = event.find("duration_s");
             if (duration != event.end() && duration->is_number()) {
                 result->duration_s = duration->get<double>();
@@ -236,6 +240,16 @@ const TestCaseResult* TestRun::first_failure() const {
         return result.status == CaseStatus::kFailed || result.status == CaseStatus::kUnfinished;
     });
     return found == cases.end() ? nullptr : &*found;
+}
+
+std::vector<std::string> TestRun::passed_without_assertions() const {
+    std::vector<std::string> names;
+    for (const TestCaseResult& result : cases) {
+        if (result.status == CaseStatus::kPassed && result.assertions == 0) {
+            names.push_back(result.name);
+        }
+    }
+    return names;
 }
 
 int TestRun::count(CaseStatus status) const {

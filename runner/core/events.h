@@ -46,6 +46,9 @@ struct TestCaseResult {
     std::string skip_reason;                      ///< TL_SKIP's reason, for a skipped case
     double duration_s = 0.0;                      ///< wall-clock time of the case
     std::vector<Failure> failures;                ///< every failed assertion, in order
+    /// The assertions the case ran, passed or failed (its case_end's count); -1 when the
+    /// reporter did not say (an older test program).
+    int assertions = -1;
 
     /// One of its failures is a crash (a fatal signal that Catch2 caught).
     [[nodiscard]] bool crashed() const;
@@ -71,7 +74,14 @@ struct TestRun {
     bool counts_disagree = false;
 
     /// Something in the report is not the reporter's own: the run cannot be passed.
-    [[nodiscard]] bool forged() const { return forged_lines > 0 || counts_disagree; }
+    [[nodiscard]] bool forged() const {
+        return forged_lines > 0 || counts_disagree || !passed_without_assertions().empty();
+    }
+    /// The cases that passed without running one assertion. Every case of the course runs at
+    /// least one with the reference solution, and an answer cannot skip the test's own checks:
+    /// such a pass means the test's code was changed while it ran (its body patched to return),
+    /// which a signed report cannot show otherwise.
+    [[nodiscard]] std::vector<std::string> passed_without_assertions() const;
 
     /// The case that was running when the output stopped (the last unfinished one, or the one
     /// with a crash failure), or nullptr.

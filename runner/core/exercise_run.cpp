@@ -104,9 +104,21 @@ std::string forgery_reason(const TestRun& events) {
                " of its test report did not come from the course's reporter (no valid signature "
                "for this run), so the report was refused";
     }
-    return events.counts_disagree
-               ? "its test report's totals contradict its own test cases, so the report was refused"
-               : "";
+    if (events.counts_disagree) {
+        return "its test report's totals contradict its own test cases, so the report was refused";
+    }
+    const std::vector<std::string> empty = events.passed_without_assertions();
+    if (!empty.empty()) {
+        std::string names;
+        for (const std::string& name : empty) {
+            names += (names.empty() ? "\"" : ", \"") + name + "\"";
+        }
+        return std::to_string(empty.size()) + (empty.size() == 1 ? " test case" : " test cases") +
+               " passed without running any of its checks (" + names +
+               "), which no answer can make happen: the test's own code was changed while it "
+               "ran, so the report was refused";
+    }
+    return "";
 }
 
 Verdict classify(const ProcessResult& process, const TestRun& events) {

@@ -12,7 +12,7 @@
 ///      "expanded":"1 == 2","message":"","messages":["INFO text"],"file":"...","line":12,
 ///      "kind":"assertion"}
 ///     {"event":"case_end","name":"...","status":"passed|failed|skipped","skip_reason":null,
-///      "duration_s":0.01}
+///      "assertions":4,"duration_s":0.01}
 ///     {"event":"run_end","passed":3,"failed":1,"skipped":0}
 ///
 /// An assertion event is written for every failed assertion. kind is "assertion", "exception"
@@ -245,6 +245,8 @@ class TorchlingsReporter : public StreamingBase {
               {"name", case_info(stats).name},
               {"status", status},
               {"skip_reason", skipped ? json(*skip_reason_) : json(nullptr)},
+              // Every case of the course runs at least one: a pass with none is refused.
+              {"assertions", stats.totals.assertions.total()},
               {"duration_s", seconds}});
         Base::testCaseEnded(stats);
     }

@@ -100,6 +100,30 @@ TEST_CASE("signed events: any line that does not verify refuses the run") {
         CHECK(run.counts_disagree);
         CHECK(tl::classify(exited, run) == tl::Verdict::kRefused);
     }
+    SECTION("a case that passed without running one assertion (its body patched to return)") {
+        const std::string text = signed_run(
+            key,
+            {kBodies[0], kBodies[1],
+             R"({"event":"case_end","name":"passes","status":"passed","skip_reason":null,"assertions":0,"duration_s":0.1,"seq":2})",
+             kBodies[3]});
+        const tl::TestRun run = tl::parse_test_events(text, key);
+        CHECK(run.passed_without_assertions() == std::vector<std::string>{"passes"});
+        CHECK(tl::classify(exited, run) == tl::Verdict::kRefused);
+        CHECK(tl::forgery_reason(run).find(
+                  "passed without running any of its checks (\"passes\")") != std::string::npos);
+        // The same case with its assertion counted, or from a reporter that does not count: read
+        // as before.
+        CHECK_FALSE(
+            tl::parse_test_events(
+                signed_run(
+                    key,
+                    {kBodies[0], kBodies[1],
+                     R"({"event":"case_end","name":"passes","status":"passed","skip_reason":null,"assertions":3,"duration_s":0.1,"seq":2})",
+                     kBodies[3]}),
+                key)
+                .forged());
+        CHECK_FALSE(tl::parse_test_events(good, key).forged());
+    }
     SECTION("a last line cut short by a crash is unreadable, not forged") {
         const std::string text = good.substr(0, good.size() - 20);
         const tl::TestRun run = tl::parse_test_events(text, key);
