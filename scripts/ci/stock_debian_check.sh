@@ -22,9 +22,10 @@
 #                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
-#                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): the wheels
-#                     come from there instead of the network. What is downloaded and installed is
-#                     the same; only the time differs.
+#                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): nvcc's and
+#                     CMake's wheels come from there instead of the network. The torch wheel never
+#                     does: the set-up installs it with --no-cache-dir, so its download is always
+#                     counted. What is installed is the same; only the time differs.
 # What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts,
 # /etc/pip.conf (when present: the package index this machine is told to use) and the certificate
 # authorities of /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
