@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -310,8 +311,12 @@ def main(root: Path, args: list[str]) -> int:
         config = place.build / "torchlings_config.json"
         if want_cuda and config.exists():
             import json
-            values = json.loads(config.read_text())
-            if not values.get("torch_cuda_version"):
+            try:
+                values = json.loads(config.read_text())
+            except (OSError, ValueError):
+                values = {}
+            # null: configure found no CUDA in that torch (a config without the key says nothing).
+            if "torch_cuda_version" in values and values["torch_cuda_version"] is None:
                 say("torch_has_no_cuda", torch=values.get("torch_dir", ""))
         say("set_up", build=place.build)
         return 0
@@ -329,14 +334,33 @@ def main(root: Path, args: list[str]) -> int:
         return 0
     build_runner(place, args)
     runner = str(place.runner)
-    os.execv(runner, [runner, "--root", str(root), "--build-dir", str(place.build), *args])
+    # The runner starts as sh's exec started it: Python ignores SIGPIPE and SIGXFSZ, and an
+    # ignored signal stays ignored across exec (`./torchlings list | head` would then fail on
+    # EPIPE instead of ending); the wrapper's note of the language is the set-up's alone.
+    for number in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(number, signal.SIG_DFL)
+    environ = {k: v for k, v in os.environ.items() if k != "TORCHLINGS_SETUP_KOREAN"}
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(runner, [runner, "--root", str(root), "--build-dir", str(place.build), *args],
+              environ)
 
 
 if __name__ == "__main__":
+    # The wrapper starts Python with PYTHONCOERCECLOCALE=0: in the C locale Python would else set
+    # LC_CTYPE=C.UTF-8 in the environment of everything it starts (the compilers, whose messages
+    # then change their quotes, and the runner, which then takes the terminal for UTF-8). Python
+    # still speaks UTF-8 there (its UTF-8 mode); the variable is Python's alone.
+    os.environ.pop("PYTHONCOERCECLOCALE", None)
     try:
         sys.exit(main(Path(sys.argv[1]), sys.argv[2:]))
     except SetupError as error:
         print(f"torchlings: {error}", file=sys.stderr)
         sys.exit(3)   # an environment error, as the runner uses it
     except KeyboardInterrupt:
+        # Ended by Ctrl-C, as the sh wrapper was: a calling shell's loop (`for n in ...; do
+        # ./torchlings check $n; done`) stops only for a program that died of SIGINT, not for 130.
+        sys.stderr.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
         sys.exit(130)

@@ -97,10 +97,10 @@ def installed_clangs(path: str | None = None) -> list[int]:
     return sorted((n for n in versions if n >= CLANG_OLDEST), reverse=True)
 
 
-def choose_clang() -> str | None:
+def choose_clang(quiet: bool = False) -> str | None:
     """The newest installed clang++-N that compiles and links an OpenMP program (the course's
     kernels need LLVM's OpenMP runtime, libomp-N-dev), or None (saying why when a Clang is
-    installed without its runtime)."""
+    installed without its runtime, unless quiet)."""
     without_omp = []
     with tempfile.TemporaryDirectory() as probe:
         source = Path(probe) / "omp.cpp"
@@ -113,7 +113,7 @@ def choose_clang() -> str | None:
             if compiled.returncode == 0:
                 return compiler
             without_omp.append(f" clang++-{n} (libomp-{n}-dev)")
-    if without_omp:
+    if without_omp and not quiet:
         say("no_omp", compilers="".join(without_omp))
     return None
 
@@ -145,8 +145,9 @@ def install_system_packages(root: Path) -> None:
         raise fail("apt_failed", packages="".join(" " + p for p in packages))
     # A Clang that already works is kept: libomp-N-dev packages exclude one another, so
     # installing a newer one would take the OpenMP runtime from the Clang a build folder uses.
+    # Quiet here: the compiler's choice in configure says it, once.
     n = clang_to_install(distribution_clang(), apt_candidate)
-    if n is not None and choose_clang() is None:
+    if n is not None and choose_clang(quiet=True) is None:
         say("installing_clang", n=n)
         if not apt_install([f"clang-{n}", f"libomp-{n}-dev"]):
             say("clang_failed", n=n, gxx=shutil.which("g++"))
