@@ -83,11 +83,13 @@ def torch_build(torch_root: Path) -> TorchBuild | None:
         match = re.search(r"\+cu(\d+)(\d)$", version)
         cuda = f"{match.group(1)}.{match.group(2)}" if match else ""
     pin = ""
-    for metadata in torch_root.parent.glob("torch-*.dist-info/METADATA"):
+    # The first pin in the folders' sorted order, as the sh version's glob and head -n 1 took it.
+    for metadata in sorted(torch_root.parent.glob("torch-*.dist-info/METADATA")):
         match = re.search(r"^Requires-Dist: cuda-toolkit\[[^]]*\] *==(\d[\d.]*)",
                           metadata.read_text(), re.MULTILINE)
         if match:
             pin = match.group(1)
+            break
     return TorchBuild(version, cuda, pin)
 
 
