@@ -238,7 +238,8 @@ def pypi_toolkit(cache: Path, venv: Path, want: str, requirement: str, torch: To
 
 def choose(torch_dir: Path, cache: Path, venv: Path) -> Toolkit:
     """The toolkit for the LibTorch whose share/cmake/Torch is torch_dir."""
-    torch_root = (torch_dir / ".." / ".." / "..").resolve()
+    # As written, links kept (the toolkit folder's .complete lists these paths).
+    torch_root = Path(os.path.normpath(torch_dir / ".." / ".." / ".."))
     torch = torch_build(torch_root)
     if torch is None:
         return Toolkit()   # a CPU-only LibTorch needs none

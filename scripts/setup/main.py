@@ -1,6 +1,6 @@
 """The course's set-up and launcher: what ./torchlings runs once it has found python3.
 
-    python3 scripts/setup/main.py <course root> [runner arguments...]
+    python3 scripts/setup/main.py <course root> <cache folder> [runner arguments...]
 
 Set-up, once per machine and build folder:
   1. system packages (packages.py): installed with apt-get when running as root, else the
@@ -23,12 +23,18 @@ build/<preset>-<spec> for a named torch).
 
 from __future__ import annotations
 
+import sys
+
+if sys.version_info < (3, 8):   # said before anything newer is imported
+    print("torchlings: the set-up needs Python 3.8 or newer (this is %d.%d): "
+          "sudo apt-get install -y python3 python3-venv" % sys.version_info[:2], file=sys.stderr)
+    sys.exit(3)
+
 import os
 import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,13 +81,6 @@ def layout(root: Path, environ: dict, cache: Path) -> Layout:
     if environ.get("TORCHLINGS_BUILD_DIR"):
         build = Path(environ["TORCHLINGS_BUILD_DIR"])
     return Layout(root, preset, cache, venv, build)
-
-
-def cache_folder(root: Path) -> Path:
-    """The course's cache folder, as its one owner (scripts/setup/cache_dir.sh) names it."""
-    script = root / "scripts" / "setup" / "cache_dir.sh"
-    return Path(subprocess.run(["sh", str(script)], capture_output=True, text=True,
-                               check=True).stdout.strip())
 
 
 # --- 2. LibTorch ---------------------------------------------------------------------------------
@@ -279,11 +278,13 @@ def build_runner(place: Layout, args: list[str]) -> None:
     raise fail("runner_failed", log=log)
 
 
-def main(root: Path, args: list[str]) -> int:
+def main(root: Path, cache: Path, args: list[str]) -> int:
+    """`cache`: the course's cache folder, as its one owner (scripts/setup/cache_dir.sh, which
+    ./torchlings sources) names it."""
     if sys.platform != "linux":
         import platform
         raise fail("not_linux", system={"darwin": "macOS"}.get(sys.platform, platform.system()))
-    place = layout(root, os.environ, cache_folder(root))
+    place = layout(root, os.environ, cache)
     tools = place.cache / "tools" / "bin"
     if (tools / "cmake").exists():   # CMake and Ninja from PyPI, where the system's were too old
         os.environ["PATH"] = f"{tools}{os.pathsep}{os.environ['PATH']}"
@@ -298,7 +299,7 @@ def main(root: Path, args: list[str]) -> int:
     if not (place.build / "CMakeCache.txt").exists():
         try:
             configure(place, want_cuda, cpu_asked=place.preset == "cpu-only")
-        except SetupError:
+        except BaseException:   # a failed install, or Ctrl-C during its download
             if aside is not None:   # the CUDA torch did not install: the CPU one comes back
                 remove(place.venv)
                 aside.rename(place.venv)
@@ -353,8 +354,10 @@ if __name__ == "__main__":
     # still speaks UTF-8 there (its UTF-8 mode); the variable is Python's alone.
     os.environ.pop("PYTHONCOERCECLOCALE", None)
     try:
-        sys.exit(main(Path(sys.argv[1]), sys.argv[2:]))
-    except SetupError as error:
+        sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]))
+    except (SetupError, OSError, subprocess.CalledProcessError) as error:
+        # What the set-up says, or what the system refused (a runner that cannot be started, no
+        # cmake, a build folder that cannot be written): one line, never a traceback.
         print(f"torchlings: {error}", file=sys.stderr)
         sys.exit(3)   # an environment error, as the runner uses it
     except KeyboardInterrupt:

@@ -278,13 +278,9 @@ class Layouts(unittest.TestCase):
         err = io.StringIO()
         with mock.patch.object(sys, "platform", "darwin"), contextlib.redirect_stderr(err):
             with self.assertRaises(messages.SetupError) as raised:
-                main.main(ROOT, ["run", "01"])
+                main.main(ROOT, Path("/cache"), ["run", "01"])
         self.assertIn("this is macOS", str(raised.exception))
         self.assertIn("dev container", str(raised.exception))
-
-    def test_the_cache_folder_is_what_cache_dir_sh_says(self):
-        with mock.patch.dict(os.environ, {"XDG_CACHE_HOME": "/x"}):
-            self.assertEqual(main.cache_folder(ROOT), Path("/x/torchlings"))
 
     def test_ninja_progress_lines(self):
         self.assertEqual(main.progress_step("[3/152] Building CXX object a.o"), "3/152")
