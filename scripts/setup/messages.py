@@ -114,8 +114,8 @@ KOREAN = {
                  "컴퓨터는 {system}입니다. 러너는 테스트 프로그램마다 Linux 고유의 기능(네임스페이스, "
                  "/proc)으로 시작하는데, {system}에는 그 기능이 없습니다. Mac에서는 과정을 개발 "
                  "컨테이너(.devcontainer/, Docker Desktop과 VS Code의 Dev Containers)나 Colab"
-                 "(notebooks/torchlings_colab.ipynb)에서 여세요. 강의만 직접 빌드하려면: "
-                 "docs/platforms.md의 'Without the wrapper'",
+                 "(notebooks/torchlings_colab.ko.ipynb)에서 여세요. 강의만 직접 빌드하려면: "
+                 "docs/platforms.ko.md의 '래퍼 없이'",
     "installing_packages": "시스템 패키지를 설치합니다:{missing}",
     "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: apt-get install -y{packages}",
     "installing_clang": "배포판의 Clang과 그 OpenMP 런타임을 설치합니다: clang-{n}, "

@@ -38,7 +38,8 @@ RECORD = ".torchlings-wheel"
 # Space an install takes on the cache folder's disk at its peak, with some margin: pip downloads
 # every wheel before it installs any, into a folder beside the venv (not $TMPDIR, often a small
 # RAM disk), and keeps no copy afterwards (--no-cache-dir). PyPI's CUDA wheel without triton,
-# torch 2.15: 3.5 GB downloaded, 4.4 GB installed (measured); the CPU wheel: a few hundred MB.
+# torch 2.15: about 3 GB downloaded (3.5 GB for a bare root's whole first command, its packages
+# included), 4.4 GB installed (measured); the CPU wheel: a few hundred MB.
 NEEDED_BYTES = {"cpu": 1_500_000_000, "cuda": 8_500_000_000}
 # Dependencies a C++ course never uses.
 SKIPPED = ("triton",)
@@ -96,7 +97,7 @@ class Installer:
         output = subprocess.DEVNULL if quiet else 2   # pip speaks on stderr, as ./torchlings does
         environ = dict(os.environ)
         if verb == "install":
-            # No copy of the wheels kept in pip's cache (3.5 GB more on the same disk), and the
+            # No copy of the wheels kept in pip's cache (about 3 GB more on the same disk), and the
             # downloads unpacked beside the venv, whose free space was checked.
             command.insert(command.index("--disable-pip-version-check") + 1, "--no-cache-dir")
             self.scratch.mkdir(exist_ok=True)
@@ -164,7 +165,7 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
             say("wheel_cpu_failed" if reachable else "wheel_fallback", index=CPU_INDEX)
             why = (f"no NVIDIA driver, but the CPU-only wheel failed to install from {CPU_INDEX}"
                    if reachable else f"no NVIDIA driver, but {CPU_INDEX} could not be reached")
-            # PyPI's wheel needs 6 GB, not 1.5: the space is checked again, and the marker kept
+            # PyPI's wheel needs 8.5 GB, not 1.5: the space is checked again, and the marker kept
             # (pip may have installed some of the CPU wheel's packages).
             short = short_of_space(venv, NEEDED_BYTES["cuda"])
             if short:
