@@ -208,8 +208,8 @@ at::Tensor cpu_alias(const at::Tensor& t) {
 // them (the CPU fallback copies its arguments to the CPU and its results back), so the values seen
 // through the API are exact.
 //
-// as_bits: the same elements as an integer type of the element's size, so that any element's bits, floats
-// and bools included, are copied and inverted as they are; complex128 (16 bytes) has none.
+// as_bits: the same elements as an integer type of the element's size, so that any element's bits,
+// floats and bools included, are copied and inverted as they are; complex128 (16 bytes) has none.
 std::optional<at::Tensor> as_bits(const at::Tensor& cpu_view) {
     switch (cpu_view.element_size()) {
         case 1:
