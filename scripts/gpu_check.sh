@@ -1,8 +1,10 @@
 #!/bin/sh
 # The course on a GPU machine, with that machine's own Python torch as LibTorch (the path Colab
-# and GPU servers take): configure, build, the whole test suite, every lesson on `cuda`, and the
-# GPU benchmarks. Each step's output goes to LOG_DIR (default build/gpu-check); a summary is
-# printed at the end, and the exit status is non-zero if any step failed.
+# and GPU servers take): configure, build, the whole test suite, every lesson on `cuda`, lesson 10
+# under torchrun with NCCL (one rank per GPU), and the GPU benchmarks. What only a GPU can show
+# comes first (lessons 08-10 and the kernels' benchmark are built and run before the rest), so a
+# run cut short still has it. Each step's output goes to LOG_DIR (default build/gpu-check); a
+# summary is printed at the end, and the exit status is non-zero if any step failed.
 #
 #   scripts/gpu_check.sh [LOG_DIR]
 #
@@ -12,6 +14,9 @@
 #                       nlohmann-json, Google Benchmark, OpenSSL) for a server that has no route to
 #                       a package registry; without it the system's packages are used
 #   GPU_CHECK_JOBS      parallel build and test jobs (default: the number of cores)
+#   GPU_CHECK_TIMEOUT   seconds a lesson, test or benchmark step may take before it is stopped and
+#                       counted failed (default 900; the build steps have no limit)
+#   GPU_CHECK_SANITIZER 1: also run the kernels' [gpu] cases under compute-sanitizer memcheck
 set -u
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 LOG=${1:-$ROOT/build/gpu-check}
@@ -24,7 +29,8 @@ failures=0
 step() {  # step NAME COMMAND...: runs it, logs to LOG/NAME.txt, records ok/FAILED and seconds
   name=$1; shift
   t0=$(date +%s)
-  if "$@" >"$LOG/$name.txt" 2>&1; then verdict=ok; else verdict="FAILED (exit $?)"; failures=$((failures + 1)); fi
+  case $name in build*|configure) limit=0 ;; *) limit=${GPU_CHECK_TIMEOUT:-900} ;; esac
+  if timeout "$limit" "$@" >"$LOG/$name.txt" 2>&1; then verdict=ok; else verdict="FAILED (exit $?)"; failures=$((failures + 1)); fi
   printf '%-28s %s in %s s\n' "$name" "$verdict" "$(( $(date +%s) - t0 ))" | tee -a "$summary"
 }
 
@@ -53,16 +59,36 @@ fi
 cd "$ROOT" || exit 3
 step configure cmake --preset dev -B "$BUILD" -DTorch_DIR="$torch_prefix/Torch" \
   -DTORCHLINGS_CUDA_ARCHITECTURES="$archs" "$@"
-step build cmake --build "$BUILD" -j "$JOBS"
-step tests ctest --test-dir "$BUILD" -j "$JOBS" -LE gpu --output-on-failure
-step tests-gpu-label ctest --test-dir "$BUILD" -j 4 -L gpu --output-on-failure
-for lesson in "$BUILD"/bin/lesson_[0-9][0-9]; do
-  step "$(basename "$lesson")-cuda" "$lesson" --device cuda
+step build-gpu-first cmake --build "$BUILD" -j "$JOBS" --target lesson_08 lesson_09 lesson_10 \
+  bench_kernels
+for n in 08 09 10; do
+  step "lesson_$n-cuda" "$BUILD/bin/lesson_$n" --device cuda
 done
+gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
+[ "$gpus" -ge 1 ] || gpus=1
+step "lesson_10-torchrun-$gpus-cuda" python3 -m torch.distributed.run --standalone \
+  --nproc-per-node="$gpus" --no-python "$BUILD/bin/lesson_10" --device cuda
 step bench_kernels-cuda "$BUILD/bin/bench_kernels" --benchmark_filter=cuda \
   --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+step build cmake --build "$BUILD" -j "$JOBS"
+step tests-gpu-label ctest --test-dir "$BUILD" -j 4 -L gpu --output-on-failure
+for n in 01 02 03 04 05 06 07; do
+  step "lesson_$n-cuda" "$BUILD/bin/lesson_$n" --device cuda
+done
+step tests ctest --test-dir "$BUILD" -j "$JOBS" -LE gpu --output-on-failure
+# Each solution's test program whole, in one process, as the runner runs it (ctest runs one case
+# per process): a GPU case must not come after a stand-in case (tests/support/gpu_cases_first.py).
+step solutions-whole-programs sh -c 'status=0
+  for program in "$1"/bin/ex_*_solution; do
+    "$program" >/dev/null 2>&1 || { echo "FAILED: $program"; "$program" 2>&1 | tail -n 30; status=1; }
+  done
+  exit $status' sh "$BUILD"
 step bench_data_parallel "$BUILD/bin/bench_data_parallel" --benchmark_repetitions=3 \
   --benchmark_report_aggregates_only=true
+if [ "${GPU_CHECK_SANITIZER:-0}" = 1 ]; then
+  step sanitizer-memcheck compute-sanitizer --tool memcheck --leak-check no \
+    "$BUILD/bin/common_tests" "[gpu]"
+fi
 if grep -l "no current CUDA context" "$LOG"/*.txt >/dev/null 2>&1; then
   echo "warning: a thread ran GPU work without a current CUDA context:" | tee -a "$summary"
   grep -l "no current CUDA context" "$LOG"/*.txt | tee -a "$summary"

@@ -12,6 +12,7 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -74,6 +75,15 @@ LaunchInfo read_launch_info(const EnvLookup& env) {
     } else {
         info.local_rank = info.rank;
     }
+    info.local_world_size = info.world_size;
+    if (const auto local_world = env("LOCAL_WORLD_SIZE")) {
+        info.local_world_size = parse_int("LOCAL_WORLD_SIZE", *local_world, 1, info.world_size);
+    }
+    if (info.local_rank >= info.local_world_size) {
+        throw std::invalid_argument(
+            "LOCAL_RANK=" + std::to_string(info.local_rank) +
+            " is not below LOCAL_WORLD_SIZE=" + std::to_string(info.local_world_size));
+    }
     if (const auto addr = env("MASTER_ADDR")) {
         if (addr->empty()) {
             throw std::invalid_argument("MASTER_ADDR is empty: expected a host name or address");
@@ -93,6 +103,23 @@ LaunchInfo read_launch_info(const EnvLookup& env) {
         info.node_rank = parse_int("GROUP_RANK", *node, 0, info.world_size - 1);
     }
     return info;
+}
+
+Placement place_process(const LaunchInfo& info, bool gpus_asked, int gpus) {
+    Placement placement;
+    if (!gpus_asked) {
+        return placement;
+    }
+    if (info.local_world_size <= gpus) {
+        placement.kind = BackendKind::kNccl;
+        placement.device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(info.local_rank));
+        return placement;
+    }
+    placement.note = std::to_string(info.local_world_size) + " processes on this machine but " +
+                     std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
+                     ", and NCCL needs a GPU for each; torchrun --nproc-per-node=" +
+                     std::to_string(std::max(gpus, 1)) + " puts one process on each GPU";
+    return placement;
 }
 
 std::chrono::milliseconds timeout_from_env(std::chrono::milliseconds fallback,

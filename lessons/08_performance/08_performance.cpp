@@ -316,6 +316,26 @@ void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
             "matmul " + std::to_string(n),
             ms(t.median_ms) + " (" + fixed(2 * d * d * d / t.median_ms / 1e9, 1) + " TFLOP/s)");
     }
+    // TF32 (section 3 of the README): the same float32 matmul on the tensor cores, which round its
+    // inputs to a 10-bit mantissa. Off by default in LibTorch; "high" is Python's
+    // torch.set_float32_matmul_precision("high").
+    constexpr std::int64_t n = 4096;
+    const auto a = torch::randn({n, n}, device);
+    const auto b = torch::randn({n, n}, device);
+    const auto exact = torch::matmul(a.to(torch::kFloat64), b.to(torch::kFloat64));
+    const double largest = exact.abs().max().item<double>();
+    auto& context = at::globalContext();
+    for (const bool tf32 : {false, true}) {
+        context.setFloat32MatmulPrecision(tf32 ? "high" : "highest");
+        const auto t = time_op(device, [&] { (void)torch::matmul(a, b); });
+        const double error =
+            (torch::matmul(a, b).to(torch::kFloat64) - exact).abs().max().item<double>() / largest;
+        const double d = static_cast<double>(n);
+        print_field(std::string("matmul 4096, TF32 ") + (tf32 ? "on" : "off"),
+                    ms(t.median_ms) + " (" + fixed(2 * d * d * d / t.median_ms / 1e9, 1) +
+                        " TFLOP/s), largest error " + scientific(error) + " of the largest value");
+    }
+    context.setFloat32MatmulPrecision("highest");
 }
 
 // --- 4. A small MLP training step ---

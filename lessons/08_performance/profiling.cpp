@@ -85,6 +85,9 @@ void show_profile(const c10::Device& device, const std::string& trace_path) {
             steps_ms += event_ms;
             continue;
         }
+        if (event.name() == "Activity Buffer Request") {
+            continue;  // the profiler's own overhead on a GPU (CUPTI's buffers), not the program's
+        }
         auto& totals = event.deviceType() == c10::DeviceType::CUDA ? gpu_kernels : cpu_ops;
         totals[event.name()].calls += 1;
         totals[event.name()].ms += event_ms;
@@ -106,17 +109,21 @@ void show_profile(const c10::Device& device, const std::string& trace_path) {
         print_field("Operator " + std::to_string(rank++),
                     name + ": " + ms(total.ms) + " in " + std::to_string(total.calls) + " calls");
     }
-    rank = 1;
-    for (const auto& [name, total] : top(gpu_kernels, 3)) {
-        std::string shown = name.size() > 60 ? name.substr(0, 57) + "..." : name;
-        print_field("GPU kernel " + std::to_string(rank++),
-                    shown + ": " + ms(total.ms) + " in " + std::to_string(total.calls) + " calls");
-    }
     if (trace_path.empty()) {
         print_field("Trace", "not written; --trace FILE writes one to open in ui.perfetto.dev");
     } else {
         result->save(trace_path);
         print_field("Trace written to", trace_path + " (open it in ui.perfetto.dev)");
+    }
+    if (gpu_kernels.empty()) {
+        return;
+    }
+    print_section("GPU: the kernels of those three steps");
+    rank = 1;
+    for (const auto& [name, total] : top(gpu_kernels, 3)) {
+        std::string shown = name.size() > 60 ? name.substr(0, 57) + "..." : name;
+        print_field("GPU kernel " + std::to_string(rank++),
+                    shown + ": " + ms(total.ms) + " in " + std::to_string(total.calls) + " calls");
     }
 }
 

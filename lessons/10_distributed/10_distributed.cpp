@@ -91,13 +91,13 @@ Job join_job(const torchlings::LessonContext& context) {
     if (!job.info.launched) {
         job.info.master_port = dist::free_port();  // alone: any free port will do
     }
-    auto kind = dist::BackendKind::kGloo;
-    job.device = c10::Device(c10::kCPU);
-    if (context.device.is_cuda()) {
-        // One process per GPU: LOCAL_RANK picks it, whatever --device named.
-        kind = dist::BackendKind::kNccl;
-        job.device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(job.info.local_rank));
-    }
+    // One process per GPU: LOCAL_RANK picks it, whatever --device named. With more processes
+    // than GPUs (two on a one-GPU machine) the job runs on the CPU with Gloo, and says why.
+    const auto placement = dist::place_process(
+        job.info, context.device.is_cuda(),
+        context.device.is_cuda() ? static_cast<int>(torch::cuda::device_count()) : 0);
+    const auto kind = placement.kind;
+    job.device = placement.device;
     if (job.leader()) {
         print_section("1. The job");
         print_field("Launched by", job.info.launched ? "a launcher (torchrun's variables are set)"
@@ -115,10 +115,12 @@ Job join_job(const torchlings::LessonContext& context) {
     job.group =
         dist::make_process_group(store, job.info.rank, job.info.world_size, job.timeout, kind);
     if (job.leader()) {
+        // The note stays in this field, so that the report has the same lines on every machine.
         print_field("Process group",
                     std::string(kind == dist::BackendKind::kNccl ? "nccl" : "gloo") + " on " +
                         job.device.str() + ", timeout " +
-                        std::to_string(job.timeout.count() / 1000) + " s");
+                        std::to_string(job.timeout.count() / 1000) + " s" +
+                        (placement.note.empty() ? "" : " (" + placement.note + ")"));
     }
     return job;
 }
@@ -381,18 +383,21 @@ int main(int argc, char** argv) {
             try {
                 if (!resume.dir.empty()) {
                     train_restartable(job, train_set, resume);
-                    return;
+                } else {
+                    // Flushed after each section, so a launcher sees how far rank 0 got.
+                    show_collectives(job);
+                    std::cout << std::flush;
+                    show_sampler(job);
+                    std::cout << std::flush;
+                    show_training(job, train_set);
+                    std::cout << std::flush;
+                    show_evaluation(job, train_set, test);
+                    std::cout << std::flush;
+                    show_cost(job);
                 }
-                // Flushed after each section, so a launcher sees how far rank 0 got.
-                show_collectives(job);
-                std::cout << std::flush;
-                show_sampler(job);
-                std::cout << std::flush;
-                show_training(job, train_set);
-                std::cout << std::flush;
-                show_evaluation(job, train_set, test);
-                std::cout << std::flush;
-                show_cost(job);
+                // What Python's destroy_process_group() does: the group's work ends before the
+                // process does (NCCL warns at exit otherwise).
+                job.group->shutdown();
             } catch (const torchlings::snap::SnapshotError&) {
                 throw;  // says itself what is wrong with the folder or the snapshot
             } catch (const std::invalid_argument&) {

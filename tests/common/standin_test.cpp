@@ -15,6 +15,18 @@ torch::TensorOptions on(const c10::Device& d) { return torch::TensorOptions().de
 
 }  // namespace
 
+// First in the file: ctest runs each case in a process of its own, and the runner runs the whole
+// program, so in both this case sees the process before any stand-in device was asked for.
+TEST_CASE("the stand-in is named when first used and not when the program starts", "[standin]") {
+    // Registered at start, it would be LibTorch's accelerator in every test program, and a GPU
+    // case's backward pass would fail there (tl_test/standin.h).
+    CHECK_FALSE(c10::is_privateuse1_backend_registered());
+    CHECK(c10::get_privateuse1_backend() == "privateuseone");
+    standin::device(0);
+    CHECK(c10::is_privateuse1_backend_registered());
+    CHECK(c10::get_privateuse1_backend() == "standin");
+}
+
 TEST_CASE("stand-in devices have a name of their own and parse back", "[standin]") {
     const auto d = standin::device(1);
     CHECK(d.type() == c10::DeviceType::PrivateUse1);

@@ -97,3 +97,39 @@ TEST_CASE("free_port gives a port a server can bind", "[distributed]") {
     CHECK(port > 0);
     CHECK(port < 65536);
 }
+
+TEST_CASE("LOCAL_WORLD_SIZE is read, and is the world size when unset", "[distributed]") {
+    CHECK(dist::read_launch_info(env_of({{"RANK", "1"}, {"WORLD_SIZE", "4"}})).local_world_size ==
+          4);
+    const auto info = dist::read_launch_info(env_of(
+        {{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}}));
+    CHECK(info.local_world_size == 2);
+    CHECK_THAT(refusal({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"LOCAL_WORLD_SIZE", "3"}}),
+               Catch::Matchers::ContainsSubstring("LOCAL_WORLD_SIZE"));
+    CHECK_THAT(
+        refusal(
+            {{"RANK", "1"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "2"}, {"LOCAL_WORLD_SIZE", "2"}}),
+        Catch::Matchers::ContainsSubstring("LOCAL_RANK=2 is not below LOCAL_WORLD_SIZE=2"));
+}
+
+TEST_CASE("a process gets a GPU of its own or the job runs on the CPU", "[distributed]") {
+    const auto two_on_this_machine = dist::read_launch_info(env_of(
+        {{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}}));
+    // As many GPUs as processes: NCCL, and LOCAL_RANK picks the GPU.
+    const auto nccl = dist::place_process(two_on_this_machine, true, 2);
+    CHECK(nccl.kind == dist::BackendKind::kNccl);
+    CHECK(nccl.device == c10::Device(c10::kCUDA, 1));
+    CHECK(nccl.note.empty());
+    // Two processes, one GPU (a Colab notebook): NCCL would refuse, so Gloo on the CPU, said why.
+    const auto shared = dist::place_process(two_on_this_machine, true, 1);
+    CHECK(shared.kind == dist::BackendKind::kGloo);
+    CHECK(shared.device == c10::Device(c10::kCPU));
+    CHECK_THAT(shared.note, Catch::Matchers::ContainsSubstring("2 processes on this machine but 1 "
+                                                               "GPU") &&
+                                Catch::Matchers::ContainsSubstring("--nproc-per-node=1"));
+    // No GPU asked for: Gloo on the CPU, nothing to say.
+    const auto cpu = dist::place_process(two_on_this_machine, false, 2);
+    CHECK(cpu.kind == dist::BackendKind::kGloo);
+    CHECK(cpu.device == c10::Device(c10::kCPU));
+    CHECK(cpu.note.empty());
+}

@@ -335,18 +335,36 @@ Hooks& hooks() {
     return the_hooks;
 }
 
-}  // namespace
-
-void ensure_registered() {
+// The device guard, the allocator and the hooks at start-up: the autograd engine sizes its device
+// threads once, from the guards registered when the process's first backward pass runs, and a
+// stand-in device it did not count has no queue. The name only on first use: naming the
+// PrivateUse1 backend makes it LibTorch's one accelerator for the rest of the process
+// (at::getAccelerator() prefers it to CUDA), and from then on a backward pass over CUDA tensors
+// stops in the autograd engine's stream check ("opt_ready_stream && opt_parent_stream", PyTorch
+// issue 161129). So only a process that uses the stand-in names it, and test programs declare
+// their [gpu] cases before their stand-in cases (tests/support/gpu_cases_first.py), so that a run
+// of the whole program reaches them first.
+void register_backend() {
     static std::once_flag once;
     std::call_once(once, [] {
-        c10::register_privateuse1_backend(kName);
         // A registrar object rather than registerDeviceGuard(), which older LibTorch lacks.
         static const c10::impl::DeviceGuardImplRegistrar registrar(kType, &guard_impl());
         c10::SetAllocator(kType, &allocator());
         if (!at::isPrivateUse1HooksRegistered()) {
             at::RegisterPrivateUse1HooksInterface(&hooks());
         }
+    });
+}
+
+const bool kBackendAtStart = (register_backend(), true);
+
+}  // namespace
+
+void ensure_registered() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        register_backend();
+        c10::register_privateuse1_backend(kName);
     });
 }
 
@@ -375,11 +393,6 @@ int current_index() {
 }
 
 void set_current_index(int index) { guard_impl().setDevice(device(index)); }
-
-namespace {
-// The name must be known before any device string is parsed ("standin:1").
-const bool kRegisteredAtStart = (ensure_registered(), true);
-}  // namespace
 
 }  // namespace tl_test::standin
 

@@ -27,6 +27,9 @@ struct LaunchInfo {
     int rank = 0;        ///< RANK: this process's number in the job, 0 .. world_size - 1
     int world_size = 1;  ///< WORLD_SIZE: how many processes the job has, on all machines
     int local_rank = 0;  ///< LOCAL_RANK: its number on this machine (picks the GPU: cuda:N)
+    /// LOCAL_WORLD_SIZE: how many of the job's processes run on this machine (world_size when
+    /// the launcher does not say).
+    int local_world_size = 1;
     std::string master_addr = "127.0.0.1";  ///< MASTER_ADDR: where the store is served
     int master_port = 29500;                ///< MASTER_PORT: the store's TCP port
     /// TORCHELASTIC_USE_AGENT_STORE=True: torchrun's agent already serves the store, so every
@@ -46,9 +49,9 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 /// The process environment, as an EnvLookup.
 [[nodiscard]] EnvLookup process_environment();
 
-/// Reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_USE_AGENT_STORE,
-/// TORCHELASTIC_RESTART_COUNT and GROUP_RANK. Without RANK and WORLD_SIZE the process is alone:
-/// rank 0 of 1.
+/// Reads RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT,
+/// TORCHELASTIC_USE_AGENT_STORE, TORCHELASTIC_RESTART_COUNT and GROUP_RANK. Without RANK and
+/// WORLD_SIZE the process is alone: rank 0 of 1.
 /// @throws std::invalid_argument naming the variable, its value and what was expected, when one
 ///         is not a number, out of range, or when only one of RANK and WORLD_SIZE is set.
 [[nodiscard]] LaunchInfo read_launch_info(const EnvLookup& env = process_environment());
@@ -94,6 +97,19 @@ class RendezvousError : public std::runtime_error {
 
 /// The process group's transport: Gloo moves CPU tensors over TCP, NCCL moves CUDA tensors.
 enum class BackendKind { kGloo, kNccl };
+
+/// Where one process of a job works and how the processes talk.
+struct Placement {
+    BackendKind kind = BackendKind::kGloo;  ///< NCCL on GPUs, Gloo on the CPU
+    c10::Device device{c10::kCPU};          ///< where this process keeps its model and data
+    /// Empty, or one sentence saying why a job that asked for GPUs runs on the CPU.
+    std::string note;
+};
+
+/// NCCL on cuda:LOCAL_RANK when the job asked for GPUs and every process on this machine has one
+/// of its own (NCCL refuses two ranks on one GPU); otherwise Gloo on the CPU, with a note when GPUs
+/// were asked for. Every process of a machine decides alike, from the same numbers.
+[[nodiscard]] Placement place_process(const LaunchInfo& info, bool gpus_asked, int gpus);
 
 /// A c10d::ProcessGroup (what collectives and c10d::Reducer take) whose default backend is a new
 /// Gloo or NCCL group over `store`. Gloo binds the interface GLOO_SOCKET_IFNAME names; without

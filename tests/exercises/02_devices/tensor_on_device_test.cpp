@@ -119,14 +119,14 @@ TEST_CASE("a tensor is made directly on the GPU", "[gpu][task_1]") {
     check_made_directly_on(c10::Device(c10::DeviceType::CUDA, 0));
 }
 
-TEST_CASE("a tensor is made directly on a stand-in device", "[task_1]") {
-    check_made_directly_on(tl_test::standin::device(1));
-}
-
 TEST_CASE("zeros next to a GPU tensor are on that GPU", "[gpu][task_2]") {
     TL_REQUIRE_CUDA();
     check_zeros_next_to_one_on(c10::Device(
         c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(torch::cuda::device_count() - 1)));
+}
+
+TEST_CASE("a tensor is made directly on a stand-in device", "[task_1]") {
+    check_made_directly_on(tl_test::standin::device(1));
 }
 
 TEST_CASE("zeros next to a stand-in tensor are on its device", "[task_2]") {

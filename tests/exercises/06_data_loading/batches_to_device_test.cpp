@@ -53,6 +53,11 @@ TEST_CASE("pageable memory or a CPU target means a blocking copy", "[task_1]") {
     CHECK_FALSE(ex::copy_can_be_async(kCuda, false, kCpu));
 }
 
+TEST_CASE("batches reach the GPU", "[gpu][task_2]") {
+    TL_REQUIRE_CUDA();
+    check_batches_reach(kCuda);
+}
+
 TEST_CASE("pinned memory copies asynchronously to CUDA only", "[task_1]") {
     // Only CUDA's copy engines read pinned host pages by themselves: to meta or to another
     // backend (the stand-in accelerator here) non_blocking gains nothing.
@@ -116,11 +121,6 @@ TEST_CASE("batches reach the device asked for, seen on meta", "[task_2]") {
     CHECK(data_devices == std::vector<c10::Device>(2, meta));
     CHECK(target_devices == std::vector<c10::Device>(2, meta));
     CHECK(target_dtypes == std::vector<c10::ScalarType>(2, torch::kInt64));
-}
-
-TEST_CASE("batches reach the GPU", "[gpu][task_2]") {
-    TL_REQUIRE_CUDA();
-    check_batches_reach(kCuda);
 }
 
 TEST_CASE("batches reach a stand-in device", "[task_2]") {

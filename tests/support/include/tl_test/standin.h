@@ -22,6 +22,12 @@
 /// streams and events are the default ones and do nothing. It shows placement, movement and
 /// equivalence, never speed.
 ///
+/// One accelerator per process: once named, the stand-in is LibTorch's accelerator for the rest of
+/// the process (at::getAccelerator() prefers it to CUDA), and a backward pass over CUDA tensors
+/// then stops inside the autograd engine. So it registers on first use, not at start-up, and a
+/// test program declares its [gpu] cases before its stand-in cases (TL_REQUIRE_CUDA() fails a GPU
+/// case that comes too late; tests/support/gpu_cases_first.py checks the order on every machine).
+///
 /// @code
 /// const auto d = tl_test::standin::device(1);            // registers the backend on first use
 /// auto x = torch::ones({2, 2}, torch::TensorOptions().device(d));
