@@ -25,6 +25,9 @@ STATE="$WORK/state.json"
 
 fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
 skip() { printf 'TL_SKIP: %s\n' "$*"; exit 0; }
+# What the set-up prints where this machine lacks the course's packages and cannot install them
+# (not root, or root without a network, as on an offline GPU server): the set-up cases then skip.
+LACKS_PACKAGES='missing system packages|시스템 패키지가 없습니다|apt-get install failed|apt-get install이 실패했습니다'
 
 # run <runner args...>: the runner on a course (default: the fixtures), output in $OUT, code in $rc.
 COURSE=$FIXTURES
@@ -622,7 +625,7 @@ case $case_name in
       "$language" XDG_CACHE_HOME="$WORK/cache" TORCHLINGS_TORCH_SPEC="torch==0.0.0" \
       sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
     rc=$?; cat "$OUT"
-    grep -Eq "missing system packages|시스템 패키지가 없습니다" "$OUT" && skip "this machine lacks the course's system packages"
+    grep -Eq "$LACKS_PACKAGES" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
     if [ "$case_name" = broken_venv_ko ]; then
       expect "가상 환경이 망가져 있습니다.*venv-torch-0.0.0" "다음 실행에서 다시 만듭니다: +rm -rf"
@@ -648,7 +651,7 @@ case $case_name in
       TORCHLINGS_TORCH_SPEC="torch==0.0.0" PIP_RETRIES=0 PIP_TIMEOUT=10 \
       sh "$WORK/course/torchlings" list >"$OUT" 2>&1 </dev/null
     rc=$?; cat "$OUT"
-    grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    grep -Eq "$LACKS_PACKAGES" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
     expect "removing .*venv-torch-0.0.0, left unfinished by an earlier set-up" \
            "pip could not install 'torch==0.0.0'|not enough free space for the torch wheel"
@@ -674,7 +677,7 @@ case $case_name in
       TORCHLINGS_TORCH_SPEC="torch==0.0.0" PIP_RETRIES=0 PIP_TIMEOUT=10 \
       sh "$WORK/course/torchlings" setup --cuda >"$OUT" 2>&1 </dev/null
     rc=$?; cat "$OUT"
-    grep -Eq "missing system packages" "$OUT" && skip "this machine lacks the course's system packages"
+    grep -Eq "$LACKS_PACKAGES" "$OUT" && skip "this machine lacks the course's system packages"
     expect_rc 3
     expect "replacing the CPU-only torch in .*venv-torch-0.0.0 with the CUDA one" \
            "pip could not install 'torch==0.0.0'|not enough free space for the torch wheel" \
