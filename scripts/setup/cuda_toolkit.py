@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from messages import fail, say
+from torch_wheel import pip_runs
 
 
 @dataclass
@@ -175,7 +176,7 @@ def pip_python(venv: Path, cuda_dir: Path) -> str:
     """Any pip will do (the packages are the same for every Python): the cache venv's, python3's,
     or that of a venv made for it."""
     for python in (str(venv / "bin" / "python"), "python3"):
-        if subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode == 0:
+        if pip_runs(python):
             return python
     if subprocess.run(["python3", "-m", "venv", str(cuda_dir / "venv")],
                       capture_output=True).returncode != 0:

@@ -97,11 +97,6 @@ def find_torch(place: Layout) -> tuple[str, str]:
     return lines[0], lines[1]
 
 
-def pip_runs(venv: Path) -> bool:
-    return subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"],
-                          capture_output=True).returncode == 0
-
-
 def remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
     if path.exists():
@@ -120,7 +115,8 @@ def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool) -> None:
     spec = os.environ.get("TORCHLINGS_TORCH_SPEC") or "torch"
     # A venv whose Python or pip no longer runs (its python3 was upgraded or removed, a copy was
     # cut short): pip would fail with a message that does not say so.
-    if place.venv.exists() and not pip_runs(place.venv):
+    import torch_wheel
+    if place.venv.exists() and not torch_wheel.pip_runs(str(place.venv / "bin" / "python")):
         raise fail("broken_venv", venv=place.venv)
     try:
         place.cache.mkdir(parents=True, exist_ok=True)
@@ -133,7 +129,6 @@ def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool) -> None:
             shutil.rmtree(place.venv, ignore_errors=True)
             raise fail("no_venv", venv=place.venv)
     say("installing_torch", spec=spec, venv=place.venv)
-    import torch_wheel
     installer = torch_wheel.Installer(place.venv, spec, sys.stderr.isatty())
     torch_wheel.install(place.venv, spec, want_cuda, installer, cpu_asked=cpu_asked)
 

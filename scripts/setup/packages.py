@@ -97,28 +97,40 @@ def installed_clangs(path: str | None = None) -> list[int]:
     return sorted((n for n in versions if n >= CLANG_OLDEST), reverse=True)
 
 
+# What the OpenMP probe found, for each set of installed Clangs: the set-up asks twice (before it
+# installs packages, and when it configures), and a probe compiles a program with each Clang.
+_PROBED: dict[tuple[int, ...], tuple[str | None, list[str]]] = {}
+
+
 def choose_clang(quiet: bool = False) -> str | None:
     """The newest installed clang++-N that compiles and links an OpenMP program (the course's
     kernels need LLVM's OpenMP runtime, libomp-N-dev), or None (saying why when a Clang is
     installed without its runtime, unless quiet)."""
-    without_omp = []
-    with tempfile.TemporaryDirectory() as probe:
-        source = Path(probe) / "omp.cpp"
-        source.write_text("#include <omp.h>\n"
-                          "int main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
-        for n in installed_clangs():
-            compiler = shutil.which(f"clang++-{n}")
-            compiled = subprocess.run([compiler, "-fopenmp", str(source), "-o", f"{probe}/omp"],
-                                      capture_output=True)
-            if compiled.returncode == 0:
-                return compiler
-            without_omp.append(f" clang++-{n} (libomp-{n}-dev)")
-    if without_omp and not quiet:
+    clangs = tuple(installed_clangs())
+    if clangs not in _PROBED:
+        found, without_omp = None, []
+        with tempfile.TemporaryDirectory() as probe:
+            source = Path(probe) / "omp.cpp"
+            source.write_text("#include <omp.h>\n"
+                              "int main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
+            for n in clangs:
+                compiler = shutil.which(f"clang++-{n}")
+                compiled = subprocess.run(
+                    [compiler, "-fopenmp", str(source), "-o", f"{probe}/omp"],
+                    capture_output=True)
+                if compiled.returncode == 0:
+                    found = compiler
+                    break
+                without_omp.append(f" clang++-{n} (libomp-{n}-dev)")
+        _PROBED[clangs] = (found, without_omp)
+    found, without_omp = _PROBED[clangs]
+    if found is None and without_omp and not quiet:
         say("no_omp", compilers="".join(without_omp))
-    return None
+    return found
 
 
 def apt_install(packages: list[str]) -> bool:
+    _PROBED.clear()  # a Clang's OpenMP runtime may be among them
     return subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
                            *packages], env=APT_ENV, stdout=subprocess.DEVNULL).returncode == 0
 

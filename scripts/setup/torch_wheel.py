@@ -32,6 +32,12 @@ from pathlib import Path
 
 from messages import fail, say
 
+
+def pip_runs(python: str) -> bool:
+    """Whether this Python's pip starts (a venv whose Python was upgraded or removed has none)."""
+    return subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode == 0
+
+
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 MARKER = ".torchlings-installing"   # main.py's TORCH_MARKER too
 RECORD = ".torchlings-wheel"

@@ -332,6 +332,25 @@ class Packages(unittest.TestCase):
             Path(b, "clang++-17").chmod(0o644)   # not executable
             self.assertEqual(packages.installed_clangs(f"{a}:{b}:/absent"), [19, 18])
 
+    def test_the_openmp_probe_runs_once_until_packages_are_installed(self):
+        compiles = []
+
+        def run(command, **kwargs):
+            compiles.append(command[0])
+            return subprocess.CompletedProcess(command, 1 if "18" in command[0] else 0)
+        packages._PROBED.clear()
+        with mock.patch.object(packages, "installed_clangs", return_value=[18, 16]), \
+                mock.patch.object(packages.shutil, "which", side_effect=lambda n: "/usr/bin/" + n), \
+                mock.patch.object(packages.subprocess, "run", side_effect=run):
+            self.assertEqual(packages.choose_clang(quiet=True), "/usr/bin/clang++-16")
+            self.assertEqual(packages.choose_clang(), "/usr/bin/clang++-16")
+            self.assertEqual(len(compiles), 2)      # 18 without libomp, then 16: probed once
+            packages.apt_install(["libomp-18-dev"])  # may bring the newer Clang's runtime
+            compiles.clear()
+            packages.choose_clang()
+            self.assertEqual(compiles[:2], ["/usr/bin/clang++-18", "/usr/bin/clang++-16"])
+        packages._PROBED.clear()
+
     def test_the_cmake_floor_comes_from_cmakelists(self):
         self.assertRegex(packages.cmake_floor(ROOT), r"^3\.\d+$")
         with tempfile.TemporaryDirectory() as tmp:
