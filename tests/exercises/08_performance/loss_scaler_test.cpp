@@ -134,6 +134,21 @@ TEST_CASE("a finite step is plain SGD on the true gradient", "[task_2]") {
     CHECK(scaler.good_steps() == 3);
 }
 
+TEST_CASE("a parameter the loss does not use has no gradient and is left alone", "[task_2]") {
+    // A frozen or unused layer: backward() gives it no gradient, and the step must skip it
+    // rather than hand an undefined tensor to the unscale op.
+    ex::LossScaler scaler(kCpu, options(1024.0));
+    const auto target = torch::tensor({1.0F, -2.0F, 3.0F});
+    const auto w = torch::zeros({3}).requires_grad_(true);
+    const auto unused = torch::full({2}, 5.0F).requires_grad_(true);
+    REQUIRE(ex::scaled_sgd_step(
+        {w, unused}, [&] { return squared_error(w, target); }, 0.1, scaler));
+    TL_CHECK_TENSOR_CLOSE(w.detach(), torch::tensor({0.2F, -0.4F, 0.6F}));
+    CHECK_FALSE(unused.grad().defined());
+    TL_CHECK_TENSOR_CLOSE(unused.detach(), torch::full({2}, 5.0F));
+    CHECK(scaler.good_steps() == 1);
+}
+
 TEST_CASE("a scaler on a stand-in device keeps its state there and steps a model there",
           "[task_2]") {
     // The stand-in accelerator (tl_test/standin.h) is a device that is not the CPU on every

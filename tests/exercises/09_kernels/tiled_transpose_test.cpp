@@ -13,6 +13,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -49,10 +50,13 @@ std::vector<float> loaded_tile(int block_row, int block_col, const std::vector<f
     return tile;
 }
 
-/// The twin's output (cols x rows, then the poisoned margin).
+/// The twin's output (cols x rows), then the poisoned margin, long enough (kMargin plus the
+/// square of the longer side) that a store with the wrong row length still lands inside the
+/// buffer, where the test sees it, instead of corrupting the heap.
 std::vector<float> transposed(std::int64_t rows, std::int64_t cols) {
     const auto in = matrix(rows, cols);
-    std::vector<float> out(static_cast<std::size_t>(rows * cols + kMargin), kPoison);
+    const std::int64_t side = std::max(rows, cols);
+    std::vector<float> out(static_cast<std::size_t>(rows * cols + kMargin + side * side), kPoison);
     ex::transpose_twin(in.data(), out.data(), rows, cols);
     return out;
 }
@@ -141,14 +145,17 @@ TEST_CASE("the twin transposes square, tall, wide, ragged and empty matrices",
                 REQUIRE(out[static_cast<std::size_t>(r * rows + c)] == value_at(c, r));
             }
         }
-        for (std::int64_t i = rows * cols; i < rows * cols + kMargin; ++i) {
+        for (std::size_t i = static_cast<std::size_t>(rows * cols); i < out.size(); ++i) {
             INFO(rows << " x " << cols << ": slot " << i << ", past the end of out");
-            REQUIRE(out[static_cast<std::size_t>(i)] == kPoison);
+            REQUIRE(out[i] == kPoison);
         }
     }
     // An empty matrix: nothing to read, nothing written.
-    CHECK(transposed(0, 5) == std::vector<float>(kMargin, kPoison));
-    CHECK(transposed(5, 0) == std::vector<float>(kMargin, kPoison));
+    for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{0, 5}, {5, 0}}) {
+        INFO(rows << " x " << cols);
+        const auto out = transposed(rows, cols);
+        CHECK(std::all_of(out.begin(), out.end(), [](float v) { return v == kPoison; }));
+    }
 }
 
 TEST_CASE("the tiled transpose on the GPU matches ATen", "[gpu][tiled_transpose]") {

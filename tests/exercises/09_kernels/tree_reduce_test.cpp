@@ -39,6 +39,23 @@ TEST_CASE("one tree step adds the upper half onto the lower half", "[tree_reduce
     CHECK(shared == std::vector<float>{11, 22, 33, 44, 10, 20, 30, 40});
 }
 
+TEST_CASE("a step changes only the first stride slots, whatever the stride", "[tree_reduce]") {
+    // A block of 8 threads, then 8 poisoned slots: with a guard of tid <= stride, thread
+    // `stride` also adds slot 2 * stride (past the block in the first step; a race on the GPU).
+    for (const int stride : {4, 2, 1}) {
+        INFO("stride = " << stride);
+        auto shared = shared_of(8);
+        auto expected = shared;
+        for (int i = 0; i < stride; ++i) {
+            expected[static_cast<std::size_t>(i)] += expected[static_cast<std::size_t>(i + stride)];
+        }
+        for (int tid = 0; tid < 8; ++tid) {
+            ex::tree_step(tid, stride, shared.data());
+        }
+        CHECK(shared == expected);
+    }
+}
+
 TEST_CASE("the twin leaves the block's total in slot 0", "[tree_reduce]") {
     for (const int block_dim : {1, 2, 4, 32, 256, 1024}) {
         INFO("block_dim = " << block_dim);
