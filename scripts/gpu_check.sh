@@ -14,9 +14,11 @@
 #                       nlohmann-json, Google Benchmark, OpenSSL) for a server that has no route to
 #                       a package registry; without it the system's packages are used
 #   GPU_CHECK_JOBS      parallel build and test jobs (default: the number of cores)
-#   GPU_CHECK_TIMEOUT   seconds a lesson, test or benchmark step may take before it is stopped and
-#                       counted failed (default 900; the build steps have no limit)
-#   GPU_CHECK_SANITIZER 1: also run the kernels' [gpu] cases under compute-sanitizer memcheck
+#   GPU_CHECK_TIMEOUT   seconds a lesson or benchmark step may take before it is stopped and
+#                       counted failed (default 900; GNU coreutils' timeout). Builds have no limit,
+#                       and the test steps have CTest's own, per test.
+#   GPU_CHECK_SANITIZER 1: also run common_tests' [gpu] cases (the kernels, the device and timer
+#                       code) under compute-sanitizer memcheck
 set -u
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 LOG=${1:-$ROOT/build/gpu-check}
@@ -29,8 +31,12 @@ failures=0
 step() {  # step NAME COMMAND...: runs it, logs to LOG/NAME.txt, records ok/FAILED and seconds
   name=$1; shift
   t0=$(date +%s)
-  case $name in build*|configure) limit=0 ;; *) limit=${GPU_CHECK_TIMEOUT:-900} ;; esac
-  if timeout "$limit" "$@" >"$LOG/$name.txt" 2>&1; then verdict=ok; else verdict="FAILED (exit $?)"; failures=$((failures + 1)); fi
+  case $name in
+    build* | configure | tests*) set -- "$@" ;;
+    # In the foreground, so that Ctrl-C reaches the step too; KILL 30 s after a TERM it ignores.
+    *) set -- timeout --foreground -k 30 "${GPU_CHECK_TIMEOUT:-900}" "$@" ;;
+  esac
+  if "$@" >"$LOG/$name.txt" 2>&1; then verdict=ok; else verdict="FAILED (exit $?)"; failures=$((failures + 1)); fi
   printf '%-28s %s in %s s\n' "$name" "$verdict" "$(( $(date +%s) - t0 ))" | tee -a "$summary"
 }
 
@@ -64,10 +70,14 @@ step build-gpu-first cmake --build "$BUILD" -j "$JOBS" --target lesson_08 lesson
 for n in 08 09 10; do
   step "lesson_$n-cuda" "$BUILD/bin/lesson_$n" --device cuda
 done
-gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
-[ "$gpus" -ge 1 ] || gpus=1
-step "lesson_10-torchrun-$gpus-cuda" python3 -m torch.distributed.run --standalone \
-  --nproc-per-node="$gpus" --no-python "$BUILD/bin/lesson_10" --device cuda
+# One process per GPU this process can see (CUDA_VISIBLE_DEVICES counts; nvidia-smi lists them
+# all), and the step fails unless the group really was NCCL.
+gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())' 2>/dev/null)
+[ "${gpus:-0}" -ge 1 ] || gpus=1
+step "lesson_10-torchrun-$gpus-cuda" sh -c 'python3 -m torch.distributed.run --standalone \
+  --nproc-per-node="$1" --no-python "$2/bin/lesson_10" --device cuda >"$3" 2>&1; status=$?
+  cat "$3"; [ "$status" -eq 0 ] && grep -q "^Process group: *nccl" "$3"' sh "$gpus" "$BUILD" \
+  "$LOG/lesson_10-torchrun.out"
 step bench_kernels-cuda "$BUILD/bin/bench_kernels" --benchmark_filter=cuda \
   --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 step build cmake --build "$BUILD" -j "$JOBS"
@@ -86,6 +96,7 @@ step solutions-whole-programs sh -c 'status=0
 step bench_data_parallel "$BUILD/bin/bench_data_parallel" --benchmark_repetitions=3 \
   --benchmark_report_aggregates_only=true
 if [ "${GPU_CHECK_SANITIZER:-0}" = 1 ]; then
+  command -v compute-sanitizer >/dev/null 2>&1 || PATH=$PATH:/usr/local/cuda/bin
   step sanitizer-memcheck compute-sanitizer --tool memcheck --leak-check no \
     "$BUILD/bin/common_tests" "[gpu]"
 fi

@@ -75,14 +75,14 @@ LaunchInfo read_launch_info(const EnvLookup& env) {
     } else {
         info.local_rank = info.rank;
     }
-    info.local_world_size = info.world_size;
+    info.local_world_size = std::nullopt;
     if (const auto local_world = env("LOCAL_WORLD_SIZE")) {
         info.local_world_size = parse_int("LOCAL_WORLD_SIZE", *local_world, 1, info.world_size);
-    }
-    if (info.local_rank >= info.local_world_size) {
-        throw std::invalid_argument(
-            "LOCAL_RANK=" + std::to_string(info.local_rank) +
-            " is not below LOCAL_WORLD_SIZE=" + std::to_string(info.local_world_size));
+        if (info.local_rank >= *info.local_world_size) {
+            throw std::invalid_argument(
+                "LOCAL_RANK=" + std::to_string(info.local_rank) +
+                " is not below LOCAL_WORLD_SIZE=" + std::to_string(*info.local_world_size));
+        }
     }
     if (const auto addr = env("MASTER_ADDR")) {
         if (addr->empty()) {
@@ -110,12 +110,12 @@ Placement place_process(const LaunchInfo& info, bool gpus_asked, int gpus) {
     if (!gpus_asked) {
         return placement;
     }
-    if (info.local_world_size <= gpus) {
+    if (!info.local_world_size || *info.local_world_size <= gpus) {
         placement.kind = BackendKind::kNccl;
         placement.device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(info.local_rank));
         return placement;
     }
-    placement.note = std::to_string(info.local_world_size) + " processes on this machine but " +
+    placement.note = std::to_string(*info.local_world_size) + " processes on this machine but " +
                      std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
                      ", and NCCL needs a GPU for each; torchrun --nproc-per-node=" +
                      std::to_string(std::max(gpus, 1)) + " puts one process on each GPU";

@@ -301,6 +301,31 @@ void show_sweep(const c10::Device& device, std::vector<Record>& records) {
                  "so a GPU only wins once the work is large enough to hide them.\n";
 }
 
+/// Puts LibTorch's float32 matmul precision back as it was when the scope ends (an exception in
+/// between included), whatever it was: "highest" is the default, unless TORCH_ALLOW_TF32_CUBLAS_
+/// OVERRIDE=1 made it "high".
+class MatmulPrecisionGuard {
+  public:
+    MatmulPrecisionGuard() : saved_(at::globalContext().float32MatmulPrecision()) {}
+    MatmulPrecisionGuard(const MatmulPrecisionGuard&) = delete;
+    MatmulPrecisionGuard& operator=(const MatmulPrecisionGuard&) = delete;
+    ~MatmulPrecisionGuard() {
+        switch (saved_) {
+            case at::Float32MatmulPrecision::HIGH:
+                at::globalContext().setFloat32MatmulPrecision("high");
+                break;
+            case at::Float32MatmulPrecision::MEDIUM:
+                at::globalContext().setFloat32MatmulPrecision("medium");
+                break;
+            default:
+                at::globalContext().setFloat32MatmulPrecision("highest");
+        }
+    }
+
+  private:
+    at::Float32MatmulPrecision saved_;
+};
+
 /// Larger matmuls, GPU only: the CPU would take seconds each.
 void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
     if (!lesson08::gpu_section("GPU: large matmuls", device)) {
@@ -325,6 +350,7 @@ void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
     const auto exact = torch::matmul(a.to(torch::kFloat64), b.to(torch::kFloat64));
     const double largest = exact.abs().max().item<double>();
     auto& context = at::globalContext();
+    const MatmulPrecisionGuard restore;
     for (const bool tf32 : {false, true}) {
         context.setFloat32MatmulPrecision(tf32 ? "high" : "highest");
         const auto t = time_op(device, [&] { (void)torch::matmul(a, b); });
@@ -335,7 +361,14 @@ void show_gpu_sweep(const c10::Device& device, std::vector<Record>& records) {
                     ms(t.median_ms) + " (" + fixed(2 * d * d * d / t.median_ms / 1e9, 1) +
                         " TFLOP/s), largest error " + scientific(error) + " of the largest value");
     }
-    context.setFloat32MatmulPrecision("highest");
+    const auto gpus = torchlings::machine_report().gpus;
+    const auto index = static_cast<std::size_t>(device.has_index() ? device.index() : 0);
+    if (index < gpus.size() && gpus[index].major < 8) {
+        std::cout << "- This GPU (compute capability " << gpus[index].major << "."
+                  << gpus[index].minor
+                  << ") has no TF32: tensor cores take float32 from Ampere (8.0) on, so both "
+                     "lines ran plain FP32.\n";
+    }
 }
 
 // --- 4. A small MLP training step ---

@@ -115,10 +115,15 @@ void show_profile(const c10::Device& device, const std::string& trace_path) {
         result->save(trace_path);
         print_field("Trace written to", trace_path + " (open it in ui.perfetto.dev)");
     }
-    if (gpu_kernels.empty()) {
+    if (!device.is_cuda()) {
         return;
     }
     print_section("GPU: the kernels of those three steps");
+    if (gpu_kernels.empty()) {
+        std::cout << "- skipped: the profiler recorded no GPU kernel (CUPTI, which records them, "
+                     "may not be allowed in this container)\n";
+        return;
+    }
     rank = 1;
     for (const auto& [name, total] : top(gpu_kernels, 3)) {
         std::string shown = name.size() > 60 ? name.substr(0, 57) + "..." : name;

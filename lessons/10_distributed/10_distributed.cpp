@@ -395,9 +395,6 @@ int main(int argc, char** argv) {
                     std::cout << std::flush;
                     show_cost(job);
                 }
-                // What Python's destroy_process_group() does: the group's work ends before the
-                // process does (NCCL warns at exit otherwise).
-                job.group->shutdown();
             } catch (const torchlings::snap::SnapshotError&) {
                 throw;  // says itself what is wrong with the folder or the snapshot
             } catch (const std::invalid_argument&) {
@@ -411,5 +408,8 @@ int main(int argc, char** argv) {
                     std::to_string(job.timeout.count() / 1000) + " s (" +
                     torchlings::first_line(error.what()) + ")");
             }
+            // What Python's destroy_process_group() does: the group's work ends before the
+            // process does (NCCL warns at exit otherwise).
+            job.group->shutdown();
         });
 }

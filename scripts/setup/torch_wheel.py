@@ -35,7 +35,11 @@ from messages import fail, say
 
 def pip_runs(python: str) -> bool:
     """Whether this Python's pip starts (a venv whose Python was upgraded or removed has none)."""
-    return subprocess.run([python, "-m", "pip", "--version"], capture_output=True).returncode == 0
+    try:
+        return subprocess.run([python, "-m", "pip", "--version"],
+                              capture_output=True).returncode == 0
+    except OSError:  # no such program, or not one that runs
+        return False
 
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"

@@ -15,8 +15,9 @@ torch::TensorOptions on(const c10::Device& d) { return torch::TensorOptions().de
 
 }  // namespace
 
-// First in the file: ctest runs each case in a process of its own, and the runner runs the whole
-// program, so in both this case sees the process before any stand-in device was asked for.
+// First in the file: ctest runs each case in a process of its own, and a run of the whole program
+// takes the cases in the order they are declared, so in both this case sees the process before any
+// stand-in device was asked for.
 TEST_CASE("the stand-in is named when first used and not when the program starts", "[standin]") {
     // Registered at start, it would be LibTorch's accelerator in every test program, and a GPU
     // case's backward pass would fail there (tl_test/standin.h).

@@ -98,9 +98,11 @@ TEST_CASE("free_port gives a port a server can bind", "[distributed]") {
     CHECK(port < 65536);
 }
 
-TEST_CASE("LOCAL_WORLD_SIZE is read, and is the world size when unset", "[distributed]") {
-    CHECK(dist::read_launch_info(env_of({{"RANK", "1"}, {"WORLD_SIZE", "4"}})).local_world_size ==
-          4);
+TEST_CASE("LOCAL_WORLD_SIZE is read, and unknown when a launcher does not set it",
+          "[distributed]") {
+    CHECK(dist::read_launch_info(env_of({})).local_world_size == 1);  // a process alone
+    CHECK_FALSE(dist::read_launch_info(env_of({{"RANK", "1"}, {"WORLD_SIZE", "4"}}))
+                    .local_world_size.has_value());
     const auto info = dist::read_launch_info(env_of(
         {{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}}));
     CHECK(info.local_world_size == 2);
@@ -127,6 +129,13 @@ TEST_CASE("a process gets a GPU of its own or the job runs on the CPU", "[distri
     CHECK_THAT(shared.note, Catch::Matchers::ContainsSubstring("2 processes on this machine but 1 "
                                                                "GPU") &&
                                 Catch::Matchers::ContainsSubstring("--nproc-per-node=1"));
+    // A launcher that does not say how many processes share the machine (two machines of 8 GPUs,
+    // started without torchrun): NCCL on cuda:LOCAL_RANK, as each process's GPU.
+    const auto unsaid =
+        dist::read_launch_info(env_of({{"RANK", "9"}, {"WORLD_SIZE", "16"}, {"LOCAL_RANK", "1"}}));
+    const auto by_local_rank = dist::place_process(unsaid, true, 8);
+    CHECK(by_local_rank.kind == dist::BackendKind::kNccl);
+    CHECK(by_local_rank.device == c10::Device(c10::kCUDA, 1));
     // No GPU asked for: Gloo on the CPU, nothing to say.
     const auto cpu = dist::place_process(two_on_this_machine, false, 2);
     CHECK(cpu.kind == dist::BackendKind::kGloo);

@@ -332,6 +332,13 @@ class Packages(unittest.TestCase):
             Path(b, "clang++-17").chmod(0o644)   # not executable
             self.assertEqual(packages.installed_clangs(f"{a}:{b}:/absent"), [19, 18])
 
+    def test_a_venv_whose_python_is_gone_has_no_pip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            python = Path(tmp, "bin", "python")
+            python.parent.mkdir()
+            python.symlink_to(Path(tmp, "python3.99"))   # dangling, as after an upgrade
+            self.assertFalse(torch_wheel.pip_runs(str(python)))
+
     def test_the_openmp_probe_runs_once_until_packages_are_installed(self):
         compiles = []
 

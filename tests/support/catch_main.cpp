@@ -360,6 +360,14 @@ int main(int argc, char* argv[]) {
     session.cli(session.cli() |
                 cli::Opt(list_for_ctest)["--list-cases-for-ctest"](
                     "list each case as gpu|any, a tab and its name (for CTest and the runner)"));
+    // Declaration order unless the command line says otherwise: the runner lists the cases in it,
+    // and [gpu] cases come before stand-in cases (tl_test/standin.h). Catch2 2.x and 3.x up to
+    // 3.8 default to it; 3.9 made random order the default.
+#if TL_CATCH2_MAJOR >= 3
+    session.configData().runOrder = Catch::TestRunOrder::Declared;
+#else
+    session.configData().runOrder = Catch::RunTests::InDeclarationOrder;
+#endif
     int failures = session.applyCommandLine(argc, argv) == 0 ? 0 : 1;
     if (failures == 0) {
         use_course_exit_rules(session.configData());

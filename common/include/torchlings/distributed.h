@@ -27,9 +27,9 @@ struct LaunchInfo {
     int rank = 0;        ///< RANK: this process's number in the job, 0 .. world_size - 1
     int world_size = 1;  ///< WORLD_SIZE: how many processes the job has, on all machines
     int local_rank = 0;  ///< LOCAL_RANK: its number on this machine (picks the GPU: cuda:N)
-    /// LOCAL_WORLD_SIZE: how many of the job's processes run on this machine (world_size when
-    /// the launcher does not say).
-    int local_world_size = 1;
+    /// LOCAL_WORLD_SIZE: how many of the job's processes run on this machine (torchrun sets it;
+    /// 1 for a process alone; unknown when a launcher sets only RANK, WORLD_SIZE and LOCAL_RANK).
+    std::optional<int> local_world_size = 1;
     std::string master_addr = "127.0.0.1";  ///< MASTER_ADDR: where the store is served
     int master_port = 29500;                ///< MASTER_PORT: the store's TCP port
     /// TORCHELASTIC_USE_AGENT_STORE=True: torchrun's agent already serves the store, so every
@@ -108,7 +108,8 @@ struct Placement {
 
 /// NCCL on cuda:LOCAL_RANK when the job asked for GPUs and every process on this machine has one
 /// of its own (NCCL refuses two ranks on one GPU); otherwise Gloo on the CPU, with a note when GPUs
-/// were asked for. Every process of a machine decides alike, from the same numbers.
+/// were asked for. Every process of a machine decides alike, from the same numbers; without
+/// LOCAL_WORLD_SIZE nothing says how many processes share the machine, and NCCL is chosen.
 [[nodiscard]] Placement place_process(const LaunchInfo& info, bool gpus_asked, int gpus);
 
 /// A c10d::ProcessGroup (what collectives and c10d::Reducer take) whose default backend is a new

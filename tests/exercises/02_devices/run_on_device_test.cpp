@@ -49,6 +49,14 @@ TEST_CASE("on the CPU the body runs once and the CPU is current", "[task_1]") {
     CHECK(inside == c10::Device(c10::DeviceType::CPU));
 }
 
+TEST_CASE("the last GPU is current inside and the first one after", "[gpu][task_2]") {
+    TL_REQUIRE_CUDA();
+    const auto gpus = torch::cuda::device_count();
+    check_last_inside_first_after(
+        c10::Device(c10::DeviceType::CUDA, 0),
+        c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpus - 1)));
+}
+
 TEST_CASE("the requested device is current inside the body", "[task_1]") {
     make_current(0);
     int seen = -1;
@@ -86,14 +94,6 @@ TEST_CASE("the previous device is restored when the body throws", "[task_3]") {
                     std::runtime_error);
     CHECK(seen == 6);
     CHECK(current_index() == 1);
-}
-
-TEST_CASE("the last GPU is current inside and the first one after", "[gpu][task_2]") {
-    TL_REQUIRE_CUDA();
-    const auto gpus = torch::cuda::device_count();
-    check_last_inside_first_after(
-        c10::Device(c10::DeviceType::CUDA, 0),
-        c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(gpus - 1)));
 }
 
 TEST_CASE("the last stand-in device is current inside and the first one after", "[task_2]") {

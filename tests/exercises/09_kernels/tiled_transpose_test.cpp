@@ -26,9 +26,12 @@ constexpr std::int64_t kMargin = 2 * ex::kTile * ex::kTile;
 
 float value_at(std::int64_t r, std::int64_t c) { return static_cast<float>(r * 1000 + c + 1); }
 
-/// The rows x cols input, row-major, followed by kMargin poisoned slots.
+/// The rows x cols input, row-major, followed by kMargin poisoned slots and as many again as the
+/// longer side squared: a load with the wrong row length reads past the matrix, into poison, not
+/// past the vector.
 std::vector<float> matrix(std::int64_t rows, std::int64_t cols) {
-    std::vector<float> in(static_cast<std::size_t>(rows * cols + kMargin), kPoison);
+    const std::int64_t side = std::max(rows, cols);
+    std::vector<float> in(static_cast<std::size_t>(rows * cols + kMargin + side * side), kPoison);
     for (std::int64_t r = 0; r < rows; ++r) {
         for (std::int64_t c = 0; c < cols; ++c) {
             in[static_cast<std::size_t>(r * cols + c)] = value_at(r, c);

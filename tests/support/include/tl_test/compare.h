@@ -116,17 +116,18 @@ inline std::string compare(const at::Tensor& actual, const at::Tensor& expected,
     TL_TENSOR_CLOSE_(REQUIRE, actual, expected __VA_OPT__(, ) __VA_ARGS__)
 
 /// Skips the rest of a test case (reported as skipped, not passed) when no CUDA GPU is visible.
-/// Fails when the stand-in accelerator (tl_test/standin.h) was registered earlier in this process:
-/// LibTorch then takes it for the machine's accelerator, and a backward pass over CUDA tensors
-/// stops inside the autograd engine. A test program declares its [gpu] cases first.
+/// Fails, on every machine, when the stand-in accelerator (tl_test/standin.h) was named earlier in
+/// this process: on a GPU LibTorch would then take it for the machine's accelerator, and a
+/// backward pass over CUDA tensors would stop inside the autograd engine. A test program declares
+/// its [gpu] cases first (tests/support/gpu_cases_first.py checks it).
 #define TL_REQUIRE_CUDA()                                                                     \
     do {                                                                                      \
-        if (!torch::cuda::is_available()) {                                                   \
-            TL_SKIP("needs a CUDA GPU (none is visible here)");                               \
-        }                                                                                     \
         if (c10::is_privateuse1_backend_registered()) {                                       \
             FAIL(                                                                             \
                 "a stand-in case ran before this GPU case in the same process, and LibTorch " \
                 "has one accelerator per process: declare the [gpu] cases first");            \
+        }                                                                                     \
+        if (!torch::cuda::is_available()) {                                                   \
+            TL_SKIP("needs a CUDA GPU (none is visible here)");                               \
         }                                                                                     \
     } while (false)

@@ -47,8 +47,9 @@ constexpr int kDevices = 8;
 /// The stand-in's device type: c10::DeviceType::PrivateUse1.
 constexpr c10::DeviceType kType = c10::DeviceType::PrivateUse1;
 
-/// Registers the backend (name, guard, allocator, kernels) once; every function below calls it.
-/// Safe to call from any thread, any number of times.
+/// Names the backend "standin" once (its guard, allocator and kernels are registered when the
+/// program starts); every function below calls it. Safe to call from any thread, any number of
+/// times.
 void ensure_registered();
 
 /// Stand-in device `index` (0 <= index < kDevices); throws std::out_of_range otherwise.
