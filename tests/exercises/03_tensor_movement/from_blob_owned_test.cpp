@@ -5,8 +5,12 @@
 #include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
+#include <ATen/record_function.h>
+
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -15,6 +19,31 @@ namespace {
 bool points_into(const torch::Tensor& t, const std::vector<float>& values) {
     const auto* p = static_cast<const float*>(t.const_data_ptr());
     return p >= values.data() && p < values.data() + values.size();
+}
+
+// How many aten::copy_ calls this thread made into a CPU tensor, seen through LibTorch's operator
+// observers (RecordFunction, what the profiler uses): an extra copy on the host shows here. The
+// stand-in's own transfer (aten::_copy_from, a backend's copy to and from the CPU) is not counted.
+thread_local int host_copies = 0;
+thread_local int inside_transfer = 0;
+
+std::unique_ptr<at::ObserverContext> count_host_copies(const at::RecordFunction& fn) {
+    const std::string_view name(fn.name());
+    if (name == "aten::_copy_from") {
+        ++inside_transfer;
+    } else if (name == "aten::copy_" && inside_transfer == 0) {
+        const auto inputs = fn.inputs();  // copy_(self, src, non_blocking): self is written
+        if (!inputs.empty() && inputs[0].isTensor() && inputs[0].toTensor().is_cpu()) {
+            ++host_copies;
+        }
+    }
+    return nullptr;
+}
+
+void end_of_transfer(const at::RecordFunction& fn, at::ObserverContext* /*context*/) {
+    if (std::string_view(fn.name()) == "aten::_copy_from") {
+        --inside_transfer;
+    }
 }
 
 }  // namespace
@@ -51,6 +80,18 @@ TEST_CASE("a shape that does not match the vector is rejected", "[task_1]") {
     CHECK_THROWS_AS(ex::borrowed_tensor(values, {-2, -2}), std::invalid_argument);
     CHECK_THROWS_AS(ex::owned_tensor(values, {5}), std::invalid_argument);
     CHECK_THROWS_AS(ex::upload(values, {2}, c10::Device("cpu")), std::invalid_argument);
+}
+
+TEST_CASE("a shape whose element count overflows is rejected", "[task_1]") {
+    // (2^62 + 1) x 4 is 2^64 + 4 elements: in int64 arithmetic that wraps around to 4, the size
+    // of the vector, and 2^32 x 2^32 wraps to 0, the size of an empty one.
+    std::vector<float> values{1, 2, 3, 4};
+    std::vector<float> empty;
+    const std::int64_t big = (std::int64_t{1} << 62) + 1;
+    CHECK_THROWS_AS(ex::borrowed_tensor(values, {big, 4}), std::invalid_argument);
+    CHECK_THROWS_AS(ex::owned_tensor(values, {4, big}), std::invalid_argument);
+    const std::int64_t half = std::int64_t{1} << 32;
+    CHECK_THROWS_AS(ex::upload(empty, {half, half}, c10::Device("cpu")), std::invalid_argument);
 }
 
 TEST_CASE("an owned tensor holds the vector's values", "[task_2]") {
@@ -101,4 +142,18 @@ TEST_CASE("an upload to a GPU holds the values", "[gpu][task_3]") {
 
 TEST_CASE("an upload to a stand-in device holds the values", "[task_3]") {
     check_upload_to(tl_test::standin::device(1));
+}
+
+TEST_CASE("an upload to a stand-in device makes no copy on the host", "[task_3]") {
+    // The one copy is the transfer itself: a clone on the host first doubles the host memory and
+    // the traffic of every upload to a GPU.
+    const auto device = tl_test::standin::device(1);
+    const std::vector<float> values{1, 2, 3, 4, 5, 6};
+    host_copies = 0;
+    const auto handle = at::addThreadLocalCallback(
+        at::RecordFunctionCallback(count_host_copies, end_of_transfer).needsInputs(true));
+    const auto t = ex::upload(values, {2, 3}, device);
+    at::removeCallback(handle);
+    CHECK(t.device() == device);
+    CHECK(host_copies == 0);
 }

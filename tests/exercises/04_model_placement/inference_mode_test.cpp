@@ -96,6 +96,17 @@ TEST_CASE("a float64 model computes in float64, its input not rounded on the way
     CHECK(torch::allclose(y, expected_output(net, x), /*rtol=*/1e-12, /*atol=*/1e-12));
 }
 
+TEST_CASE("a float64 input to a float32 model is computed in float32", "[task_3]") {
+    // Data often comes as float64 (from a file, from numpy) while the model stays float32: the
+    // subtraction of the running mean would promote it, and linear() then refuses two dtypes.
+    auto net = a_trained_net();
+    const auto x = torch::randn({4, 5}, torch::kFloat64);
+    torch::Tensor y;
+    REQUIRE_NOTHROW(y = ex::predict(net, x));
+    CHECK(y.scalar_type() == torch::kFloat32);
+    TL_CHECK_TENSOR_CLOSE(y, expected_output(net, x.to(torch::kFloat32)));
+}
+
 TEST_CASE("on a GPU a CPU input is moved to the model", "[gpu][task_3]") {
     TL_REQUIRE_CUDA();
     check_cpu_input_moved_to(torch::Device("cuda:0"));

@@ -115,3 +115,25 @@ TEST_CASE("the estimate matches SGD with momentum and a frozen layer", "[task_3]
     CHECK(estimate.optimizer_state == sum_nbytes(state));
     CHECK(estimate.optimizer_state == (16 * 4 + 4) * 4);  // only the second Linear trains
 }
+
+TEST_CASE("a parameter past 2 GiB is counted in 64 bits", "[task_2]") {
+    // An embedding of 50,000 x 12,288 float32 weights: 2,457,600,000 bytes, more than an int
+    // holds. On the meta device it has a shape and a dtype but no memory.
+    const std::vector<torch::Tensor> params = {
+        torch::empty({50000, 12288}, torch::TensorOptions().device(torch::kMeta)).requires_grad_()};
+    const auto m = ex::estimate_training_memory(params, ex::Optimizer::kAdam);
+    CHECK(m.parameters == 2457600000ULL);
+    CHECK(m.gradients == 2457600000ULL);
+    CHECK(m.optimizer_state == 2 * 2457600000ULL);
+}
+
+TEST_CASE("a parameter that is a view counts its own elements, not its storage", "[task_2]") {
+    // Two halves of one packed weight: each is 10 float32 of a 20-element storage.
+    const auto packed = torch::zeros({2, 10});
+    const std::vector<torch::Tensor> params = {packed[0].requires_grad_(),
+                                               packed[1].requires_grad_()};
+    const auto m = ex::estimate_training_memory(params, ex::Optimizer::kSgdMomentum);
+    CHECK(m.parameters == 80);
+    CHECK(m.gradients == 80);
+    CHECK(m.optimizer_state == 80);
+}

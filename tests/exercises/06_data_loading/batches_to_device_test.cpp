@@ -5,8 +5,12 @@
 #include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
+#include <ATen/record_function.h>
+
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -38,6 +42,22 @@ void check_batches_reach(const c10::Device& device) {
     CHECK(on_device == 2);
     REQUIRE(data.size() == 2);
     TL_CHECK_TENSOR_CLOSE(data[1].select(1, 0), torch::arange(4, 8, torch::kFloat32));
+}
+
+// The non_blocking flag of every aten::_to_copy (the copy behind to()) run by this thread, seen
+// through LibTorch's operator observers (RecordFunction, what the profiler uses): it shows what a
+// copy asked for on any machine, where only a GPU would show what it did.
+thread_local std::vector<bool> to_copy_non_blocking;
+
+std::unique_ptr<at::ObserverContext> record_to_copy(const at::RecordFunction& fn) {
+    if (std::string_view(fn.name()) == "aten::_to_copy") {
+        // _to_copy(self, *, dtype, layout, device, pin_memory, non_blocking, memory_format)
+        const auto inputs = fn.inputs();
+        if (inputs.size() > 5 && inputs[5].isBool()) {
+            to_copy_non_blocking.push_back(inputs[5].toBool());
+        }
+    }
+    return nullptr;
 }
 
 }  // namespace
@@ -102,6 +122,14 @@ TEST_CASE("an empty step is rejected", "[task_2]") {
                     std::invalid_argument);
 }
 
+TEST_CASE("an empty step is rejected before the loader is touched", "[task_2]") {
+    // A check inside the loop runs only once a batch has arrived: over an empty loader it never
+    // runs at all. The step is checked first, whatever the loader holds.
+    auto loader = ordered(0, 2, false);
+    CHECK_THROWS_AS(ex::run_epoch(*loader, kCpu, torch::kFloat32, ex::Step{}),
+                    std::invalid_argument);
+}
+
 TEST_CASE("batches reach the device asked for, seen on meta", "[task_2]") {
     // meta holds shapes and no data, on every machine: a batch left on the CPU shows here as it
     // would next to a GPU model.
@@ -125,4 +153,21 @@ TEST_CASE("batches reach the device asked for, seen on meta", "[task_2]") {
 
 TEST_CASE("batches reach a stand-in device", "[task_2]") {
     check_batches_reach(tl_test::standin::device(1));
+}
+
+TEST_CASE("pageable batches are copied with non_blocking false", "[task_2]") {
+    // The loader's batches are pageable CPU memory: no copy of them can be asynchronous, whatever
+    // the target, so none may ask for non_blocking (a copy to the CPU that did would hand the step
+    // a buffer still being written).
+    to_copy_non_blocking.clear();
+    const auto handle =
+        at::addThreadLocalCallback(at::RecordFunctionCallback(record_to_copy).needsInputs(true));
+    for (const auto& device : {kCpu, c10::Device("meta"), tl_test::standin::device(1)}) {
+        auto loader = ordered(6, 4, false);
+        (void)ex::run_epoch(*loader, device, torch::kFloat64,
+                            [](const torch::Tensor&, const torch::Tensor&) {});
+    }
+    at::removeCallback(handle);
+    CHECK_FALSE(to_copy_non_blocking.empty());
+    CHECK(std::count(to_copy_non_blocking.begin(), to_copy_non_blocking.end(), true) == 0);
 }

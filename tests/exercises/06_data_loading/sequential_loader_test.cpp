@@ -66,3 +66,18 @@ TEST_CASE("every batch is one stacked tensor of the batch size", "[task_2]") {
         CHECK(batch.sizes() == torch::IntArrayRef({3}));
     }
 }
+
+TEST_CASE("a short last batch finished first still comes last", "[task_2]") {
+    // Two workers: one stacks a full batch of 1500 rows of 8000 floats (48 MB), the other the
+    // short last batch of one row, done long before. Only an ordered loader hands them out in
+    // sampler order; one that hands out batches as they finish gives the short one first.
+    const int64_t rows = 1501;
+    const auto targets = torch::arange(rows, torch::kInt64);
+    for (int epoch = 0; epoch < 3; ++epoch) {
+        const auto batches = ex::targets_in_order({torch::zeros({rows, 8000}), targets}, 1500,
+                                                  /*drop_last=*/false, /*workers=*/2);
+        REQUIRE(batches.size() == 2);
+        CHECK(batches[0].size(0) == 1500);
+        CHECK(batches[1].size(0) == 1);
+    }
+}

@@ -216,3 +216,16 @@ TEST_CASE("a model on a stand-in device is stepped where it is", "[task_2]") {
     check_matches_one_device({tl_test::standin::device(0), c10::Device(c10::kCPU)},
                              tl_test::standin::device(2));
 }
+
+TEST_CASE("the shard thread's own error is the one rethrown", "[task_2]") {
+    // The caller must see why the shard failed (class 9 of a 3-class model), not an error from
+    // a later stage that went on without that shard's gradients; and the model is not stepped.
+    auto model = make_model();
+    torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(kLr));
+    const auto w1 = model->w1.detach().clone();
+    const auto p = make_problem(4, 7);
+    const auto bad_targets = torch::tensor({0, 1, 2, 9}, torch::kLong);
+    CHECK_THROWS_WITH(ex::data_parallel_step(model, sgd, p.x, bad_targets, cpus(2)),
+                      Catch::Matchers::ContainsSubstring("out of bounds"));
+    TL_CHECK_TENSOR_CLOSE(model->w1.detach(), w1);
+}

@@ -129,3 +129,19 @@ TEST_CASE("replicas on a GPU live on that GPU", "[gpu][task_1]") {
 TEST_CASE("replicas on stand-in devices live on their own device", "[task_1]") {
     check_replicas_on(tl_test::standin::device(0), tl_test::standin::device(1));
 }
+
+TEST_CASE("copy_parameters refuses a target with a parameter the source lacks", "[task_2]") {
+    // Every source name is found in the target, but the target has one more: it would keep a
+    // value of its own, and the two models would not be the same model.
+    const ex::Mlp source(5, 8, 3);
+    ex::Mlp target(5, 8, 3);
+    target->register_parameter("extra", torch::zeros({3}));
+    CHECK_THROWS_AS(ex::copy_parameters(source, target), std::invalid_argument);
+}
+
+TEST_CASE("copy_parameters refuses a shape that copy_ would broadcast", "[task_2]") {
+    // One class against three: w2 [1, 8] and b2 [1] would broadcast into [3, 8] and [3].
+    const ex::Mlp one_class(5, 8, 1);
+    const ex::Mlp three_classes(5, 8, 3);
+    CHECK_THROWS_AS(ex::copy_parameters(one_class, three_classes), std::invalid_argument);
+}

@@ -133,3 +133,12 @@ TEST_CASE("no device is an error", "[task_2]") {
     CHECK_THROWS_AS(ex::sharded_sum(torch::ones({3}), {}, c10::Device(c10::kCPU)),
                     std::invalid_argument);
 }
+
+TEST_CASE("with one device the sum still lands on home", "[task_1]") {
+    // Nothing to spread, but the result is home's: not left on the device that did the work.
+    const auto x = torch::arange(1, 7, torch::kFloat32);
+    TL_CHECK_TENSOR_CLOSE(ex::sharded_sum(x, {device(4)}, device(5)),
+                          torch::tensor(21.0F).to(device(5)));
+    TL_CHECK_TENSOR_CLOSE(ex::sharded_sum(x, {device(4)}, c10::Device(c10::kCPU)),
+                          torch::tensor(21.0F));
+}
