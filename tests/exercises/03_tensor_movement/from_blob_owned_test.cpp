@@ -5,7 +5,7 @@
 #include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
-#include <ATen/record_function.h>
+#include <tl_test/operators.h>
 
 #include <cstdint>
 #include <memory>
@@ -150,10 +150,11 @@ TEST_CASE("an upload to a stand-in device makes no copy on the host", "[task_3]"
     const auto device = tl_test::standin::device(1);
     const std::vector<float> values{1, 2, 3, 4, 5, 6};
     host_copies = 0;
-    const auto handle = at::addThreadLocalCallback(
-        at::RecordFunctionCallback(count_host_copies, end_of_transfer).needsInputs(true));
-    const auto t = ex::upload(values, {2, 3}, device);
-    at::removeCallback(handle);
+    torch::Tensor t;
+    {
+        const tl_test::OperatorWatch watch(count_host_copies, end_of_transfer);
+        t = ex::upload(values, {2, 3}, device);
+    }
     CHECK(t.device() == device);
     CHECK(host_copies == 0);
 }

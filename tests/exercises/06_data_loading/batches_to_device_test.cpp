@@ -5,7 +5,7 @@
 #include <tl_test/standin.h>
 #include <tl_test/tensors.h>
 
-#include <ATen/record_function.h>
+#include <tl_test/operators.h>
 
 #include <algorithm>
 #include <memory>
@@ -160,14 +160,14 @@ TEST_CASE("pageable batches are copied with non_blocking false", "[task_2]") {
     // the target, so none may ask for non_blocking (a copy to the CPU that did would hand the step
     // a buffer still being written).
     to_copy_non_blocking.clear();
-    const auto handle =
-        at::addThreadLocalCallback(at::RecordFunctionCallback(record_to_copy).needsInputs(true));
-    for (const auto& device : {kCpu, c10::Device("meta"), tl_test::standin::device(1)}) {
-        auto loader = ordered(6, 4, false);
-        (void)ex::run_epoch(*loader, device, torch::kFloat64,
-                            [](const torch::Tensor&, const torch::Tensor&) {});
+    {
+        const tl_test::OperatorWatch watch(record_to_copy);
+        for (const auto& device : {kCpu, c10::Device("meta"), tl_test::standin::device(1)}) {
+            auto loader = ordered(6, 4, false);
+            (void)ex::run_epoch(*loader, device, torch::kFloat64,
+                                [](const torch::Tensor&, const torch::Tensor&) {});
+        }
     }
-    at::removeCallback(handle);
     CHECK_FALSE(to_copy_non_blocking.empty());
     CHECK(std::count(to_copy_non_blocking.begin(), to_copy_non_blocking.end(), true) == 0);
 }
