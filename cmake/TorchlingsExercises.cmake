@@ -210,9 +210,13 @@ function(_torchlings_exercise_cuda id sources mistake_targets)
       CUDA_ARCHITECTURES "${TORCHLINGS_CUDA_ARCHITECTURES}" LINKER_LANGUAGE CXX)
     target_link_libraries(${target} PRIVATE CUDA::cudart)
   endforeach()
-  # The learner's file, compiled on every save: for one architecture (cmake/TorchlingsTorch.cmake).
-  set_target_properties(ex_${id} PROPERTIES
-    CUDA_ARCHITECTURES "${TORCHLINGS_LEARNER_CUDA_ARCHITECTURES}")
+  # The learner's file, compiled on every save, and the catalogued mistakes, which only have to
+  # build and run where the learner's file does: for one architecture (cmake/TorchlingsTorch.cmake).
+  # The solution keeps the whole list, so that every architecture is still compiled once.
+  foreach(target IN ITEMS ex_${id} ${mistake_targets})
+    set_target_properties(${target} PROPERTIES
+      CUDA_ARCHITECTURES "${TORCHLINGS_LEARNER_CUDA_ARCHITECTURES}")
+  endforeach()
 endfunction()
 
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]

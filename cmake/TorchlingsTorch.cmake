@@ -175,8 +175,8 @@ endif()
 # every one of TORCHLINGS_CUDA_ARCHITECTURES: each costs about half a second of every save. With
 # GPUs that nvidia-smi names and the list has, their machine code ("90-real"); otherwise PTX for
 # the list's first architecture ("75-virtual"), which the driver compiles for whatever GPU runs it
-# (on a machine without one, the compile still checks the device code). The solutions, the
-# catalogued mistakes and common/ keep the whole list.
+# (on a machine without one, the compile still checks the device code). The catalogued mistakes
+# take the same list; the solutions and common/ keep the whole one.
 set(TORCHLINGS_LEARNER_CUDA_ARCHITECTURES "")
 if(TORCHLINGS_TORCH_HAS_CUDA)
   set(_tl_listed "")

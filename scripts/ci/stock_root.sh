@@ -66,9 +66,9 @@ make_stock_root() {
   case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
   if ! command -v debootstrap >/dev/null 2>&1; then
     say "installing debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 \
-      || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
-           && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; } \
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap >/dev/null 2>&1 \
+      || { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null \
+           && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap >/dev/null; } \
       || die "could not install debootstrap"
   fi
   unmount_all
