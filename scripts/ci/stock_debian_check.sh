@@ -5,7 +5,9 @@
 #
 #   scripts/ci/stock_debian_check.sh                    a fresh minimal Debian 13 root (debootstrap)
 #   STOCK_SUITE=noble scripts/ci/stock_debian_check.sh  a fresh minimal Ubuntu 24.04 root
-# then, inside the root, as root and with a clean environment:
+#   STOCK_USER=learner ...                              as that user, who may use sudo without a
+#                                                       password (the default: as root)
+# then, inside the root, with a clean environment:
 #     1. the README's first command, literally: ./torchlings run 01 (packages, torch wheel, a CUDA
 #        compiler from PyPI, configure, build, lesson 01), and lesson 01's output checked;
 #     2. for each lesson one exercise: the untouched stub fails its check, the solution passes;
@@ -34,10 +36,34 @@
 # committed HEAD, as a learner clones it.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
+LEARNER=${STOCK_USER:-root}
+if [ "$LEARNER" = root ]; then
+  HOME_IN=/root
+else
+  # The lent pip cache belongs to this machine's root, and pip does not write to another user's.
+  HOME_IN=/home/$LEARNER STOCK_PIP_CACHE=none
+fi
 . "$ROOT/scripts/ci/stock_root.sh"
 make_stock_root
-git clone -q --no-local "$ROOT" "$DIR/root/torchlings"
-in_root '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); python3: $(command -v python3 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
+if [ "$LEARNER" != root ]; then
+  # A learner's own account: sudo without a password, as on a cloud image or a CI runner (where
+  # sudo asks for one, the set-up lets it ask at the terminal: tests/runner/setup_test.py).
+  in_root "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends sudo >/dev/null \
+    && useradd --create-home --shell /bin/bash --groups sudo $LEARNER \
+    && echo '$LEARNER ALL=(ALL:ALL) NOPASSWD: ALL' >/etc/sudoers.d/$LEARNER && chmod 440 /etc/sudoers.d/$LEARNER" \
+    || die "could not make the user $LEARNER in the root"
+fi
+git clone -q --no-local "$ROOT" "$DIR$HOME_IN/torchlings"
+[ "$LEARNER" = root ] || chroot "$DIR" chown -R "$LEARNER:$LEARNER" "$HOME_IN/torchlings"
+# as_learner <command>: in the root as the learner (root unless STOCK_USER names another), with a
+# clean, login-like environment.
+as_learner() {
+  if [ "$LEARNER" = root ]; then in_root "$1"; return; fi
+  chroot --userspec="$LEARNER:$LEARNER" "$DIR" /usr/bin/env -i HOME="$HOME_IN" USER="$LEARNER" \
+    LOGNAME="$LEARNER" LANG=C.UTF-8 TERM=dumb CI=false PATH=/usr/local/bin:/usr/bin:/bin \
+    /bin/bash -c "$1"
+}
+as_learner '. /etc/os-release; echo "stock: $PRETTY_NAME, $(uname -m); user: $(id -un); python3: $(command -v python3 || echo none); nvcc: $(command -v nvcc || echo none)"' >&2
 part "the stock root"
 
 # --- 1. The README's first command, literally -----------------------------------------------------
@@ -45,7 +71,7 @@ first=$(sed -n 's/^\(\.\/torchlings run 01\) .*/\1/p' "$ROOT/README.md" | head -
 [ "$first" = "./torchlings run 01" ] || die "README.md's first command is not './torchlings run 01' any more; update this script"
 say "$first"
 received_before=$(received_bytes)
-in_root "cd /root/torchlings && $first" >"$DIR.lesson01.out" 2>"$DIR.setup.log" \
+as_learner "cd ~/torchlings && $first" >"$DIR.lesson01.out" 2>"$DIR.setup.log" \
   || { cat "$DIR.setup.log" "$DIR.lesson01.out" >&2; die "the README's first command failed on $SUITE"; }
 grep '^torchlings:' "$DIR.setup.log" >&2 || true
 # Lesson 01 on a machine without a GPU: the report must say so and choose the CPU.
@@ -53,7 +79,7 @@ for expected in 'CUDA available: *false' 'cpu'; do
   grep -q -- "$expected" "$DIR.lesson01.out" \
     || { cat "$DIR.lesson01.out" >&2; die "lesson 01's output lacks '$expected'"; }
 done
-in_root 'cd /root/torchlings && cat build/dev/torchlings_config.json' >&2
+as_learner 'cd ~/torchlings && cat build/dev/torchlings_config.json' >&2
 # What the first command fetched and left on disk: the download (the pip cache lent from this
 # machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
 # torch venv, a CUDA compiler when one was fetched) and the build folder.
@@ -62,8 +88,8 @@ if [ "${STOCK_SHARED_NETWORK:-0}" = 1 ]; then
 else
   downloaded="downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB"
 fi
-say "$downloaded; on disk: $(in_root \
-  'du -sh /root/.cache/torchlings /root/torchlings/build 2>/dev/null | awk "{printf \"%s %s; \", \$2, \$1}"')"
+say "$downloaded; on disk: $(as_learner \
+  'du -sh ~/.cache/torchlings ~/torchlings/build 2>/dev/null | awk "{printf \"%s %s; \", \$2, \$1}"')"
 part "the first command (set-up, build, lesson 01)"
 
 # --- 2. One exercise per lesson: the stub fails, the solution passes -------------------------------
@@ -75,10 +101,10 @@ for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do
   learner=$(cd "$ROOT/exercises/$lesson" && ls "$id".* 2>/dev/null | head -n 1)
   [ -n "$learner" ] || die "exercise $id has no learner file in exercises/$lesson"
   set +e
-  in_root "cd /root/torchlings && ./torchlings check $id" >"$DIR.check-$id.stub" 2>&1
+  as_learner "cd ~/torchlings && ./torchlings check $id" >"$DIR.check-$id.stub" 2>&1
   stub=$?
-  cp "$ROOT/solutions/$lesson/$learner" "$DIR/root/torchlings/exercises/$lesson/$learner"
-  in_root "cd /root/torchlings && ./torchlings check $id" >"$DIR.check-$id.solution" 2>&1
+  cp "$ROOT/solutions/$lesson/$learner" "$DIR$HOME_IN/torchlings/exercises/$lesson/$learner"
+  as_learner "cd ~/torchlings && ./torchlings check $id" >"$DIR.check-$id.solution" 2>&1
   solution=$?
   set -e
   if [ "$stub" = 1 ] && [ "$solution" = 0 ]; then
@@ -92,7 +118,7 @@ done
 part "one exercise per lesson"
 
 # --- 3. Lesson 10 with two processes ----------------------------------------------------------------
-in_root 'cd /root/torchlings && ./torchlings run 10' >"$DIR.lesson10.out" 2>&1 \
+as_learner 'cd ~/torchlings && ./torchlings run 10' >"$DIR.lesson10.out" 2>&1 \
   || { cat "$DIR.lesson10.out" >&2; die "lesson 10 failed"; }
 grep -q '^World size: *2$' "$DIR.lesson10.out" \
   || { cat "$DIR.lesson10.out" >&2; die "lesson 10 did not run two processes (no 'World size: 2')"; }
@@ -102,7 +128,7 @@ fi
 part "lesson 10 with two processes"
 
 # --- 4. The notebook, with the root's Python ---------------------------------------------------------
-in_root 'cd /root/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
+as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
   || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
 tail -n 3 "$DIR.notebook.out" >&2
 part "the notebook"

@@ -3,7 +3,7 @@
     python3 scripts/setup/main.py <course root> <cache folder> [runner arguments...]
 
 Set-up, once per machine and build folder:
-  1. system packages (packages.py): installed with apt-get when running as root, else the
+  1. system packages (packages.py): installed with apt-get as root or through sudo (packages.apt_command), else the
      command is printed; the newest Clang the distribution packages with its OpenMP runtime;
      CMake from PyPI where the system's is older than the course's floor;
   2. LibTorch, the first found by the course's one search (cmake/TorchlingsFindTorch.cmake, which

@@ -20,6 +20,7 @@ ENGLISH = {
                  "lessons alone by hand: docs/platforms.md, 'Without the wrapper'",
     # 1. System packages
     "installing_packages": "installing system packages:{missing}",
+    "sudo_password": "apt-get runs through sudo, which may ask for your password",
     "apt_failed": "apt-get install failed; run it yourself: apt-get install -y{packages}",
     "installing_clang": "installing clang-{n} and libomp-{n}-dev (the distribution's Clang and its "
                         "OpenMP runtime)",
@@ -117,6 +118,7 @@ KOREAN = {
                  "(notebooks/torchlings_colab.ko.ipynb)에서 여세요. 강의만 직접 빌드하려면: "
                  "docs/platforms.ko.md의 '래퍼 없이'",
     "installing_packages": "시스템 패키지를 설치합니다:{missing}",
+    "sudo_password": "apt-get을 sudo로 실행합니다. 비밀번호를 물을 수 있습니다",
     "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: apt-get install -y{packages}",
     "installing_clang": "배포판의 Clang과 그 OpenMP 런타임을 설치합니다: clang-{n}, "
                         "libomp-{n}-dev",

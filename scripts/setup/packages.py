@@ -1,7 +1,8 @@
 """Step 1 of the set-up: system packages, the compiler, CMake.
 
-Everything that needs root comes from the distribution (apt-get, when the set-up runs as root;
-otherwise it prints the command). The package list has one owner, apt-packages.txt beside this
+Everything that needs root comes from the distribution: apt-get, run as it is by root, and through
+sudo by a user who may use it (without a password, or with one typed at this terminal); anyone else
+is shown the command. The package list has one owner, apt-packages.txt beside this
 file, which Classroom 50's runtime.json takes too.
 
 The compiler follows the distribution: its own Clang (the clang-N that its `clang` package depends
@@ -16,10 +17,12 @@ then compiles in about a second instead of two to five (docs/performance.md).
 
 from __future__ import annotations
 
+import grp
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -129,14 +132,71 @@ def choose_clang(quiet: bool = False) -> str | None:
     return found
 
 
-def apt_install(packages: list[str]) -> bool:
-    _PROBED.clear()  # a Clang's OpenMP runtime may be among them
-    return subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                           *packages], env=APT_ENV, stdout=subprocess.DEVNULL).returncode == 0
+# Groups whose members a stock Debian, Ubuntu or Fedora lets use sudo.
+SUDO_GROUPS = ("sudo", "admin", "wheel")
+_APT: list = []  # apt_command()'s answer, once per run (then "said": sudo's password asked for)
+
+
+def apt_command(euid=os.geteuid, which=shutil.which, run=subprocess.run,
+                interactive=None, groups=None) -> list[str] | None:
+    """How apt-get is started here: as it is by root; through `sudo -n` where sudo needs no
+    password (a cloud image's user, a CI runner); through `sudo`, which asks for the password at
+    this terminal, for a member of a sudo group with a terminal (a learner's own machine); None
+    for anyone else (shown the command instead). sudo drops the environment: `env` sets apt's."""
+    if which("apt-get") is None:
+        return None
+    if euid() == 0:
+        return ["apt-get"]
+    sudo = which("sudo")
+    if sudo is None:
+        return None
+    through = [sudo, "-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    asked = run([sudo, "-n", "true"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+    if asked.returncode == 0:
+        return through
+    if interactive is None:
+        interactive = sys.stdin.isatty() and sys.stderr.isatty()
+    if groups is None:
+        groups = {grp.getgrgid(g).gr_name for g in os.getgroups() if _group_named(g)}
+    if interactive and groups & set(SUDO_GROUPS):
+        return [sudo] + through[2:]
+    return None
+
+
+def _group_named(gid: int) -> bool:
+    try:
+        grp.getgrgid(gid)
+        return True
+    except KeyError:
+        return False
+
+
+def _apt() -> list[str] | None:
+    if not _APT:
+        _APT.append(apt_command())
+    return _APT[0]
 
 
 def can_apt() -> bool:
-    return os.geteuid() == 0 and shutil.which("apt-get") is not None
+    return _apt() is not None
+
+
+def apt_run(*arguments: str) -> bool:
+    """apt-get with these arguments, as apt_command() says; its own output hidden."""
+    command = _apt()
+    if command is None:
+        return False
+    if command[1:2] != ["-n"] and command[0] != "apt-get" and not _APT[1:]:
+        say("sudo_password")  # once: sudo remembers the password for a while
+        _APT.append("said")
+    return subprocess.run([*command, *arguments], env=APT_ENV,
+                          stdout=subprocess.DEVNULL).returncode == 0
+
+
+def apt_install(packages: list[str]) -> bool:
+    _PROBED.clear()  # a Clang's OpenMP runtime may be among them
+    return apt_run("install", "-y", "-qq", "--no-install-recommends", *packages)
 
 
 def install_system_packages(root: Path) -> None:
@@ -149,7 +209,7 @@ def install_system_packages(root: Path) -> None:
         raise fail("missing_packages", missing=shown_missing,
                    packages="".join(" " + p for p in packages), floor=cmake_floor(root))
     say("installing_packages", missing=shown_missing)
-    subprocess.run(["apt-get", "update", "-qq"], env=APT_ENV, stdout=subprocess.DEVNULL)
+    apt_run("update", "-qq")
     # A distribution that names Catch2 only libcatch2-dev gets that.
     if not apt_candidate("catch2") and apt_candidate("libcatch2-dev"):
         packages = ["libcatch2-dev" if p == "catch2" else p for p in packages]

@@ -352,11 +352,74 @@ class Packages(unittest.TestCase):
             self.assertEqual(packages.choose_clang(quiet=True), "/usr/bin/clang++-16")
             self.assertEqual(packages.choose_clang(), "/usr/bin/clang++-16")
             self.assertEqual(len(compiles), 2)      # 18 without libomp, then 16: probed once
+            packages._APT[:] = [["apt-get"]]
             packages.apt_install(["libomp-18-dev"])  # may bring the newer Clang's runtime
             compiles.clear()
             packages.choose_clang()
             self.assertEqual(compiles[:2], ["/usr/bin/clang++-18", "/usr/bin/clang++-16"])
         packages._PROBED.clear()
+        packages._APT.clear()
+
+    def test_apt_as_root_through_sudo_or_not_at_all(self):
+        def which(*present):
+            return lambda name: f"/usr/bin/{name}" if name in present else None
+
+        def sudo_answers(code):
+            asked = []
+
+            def run(command, **kwargs):
+                asked.append(command)
+                return subprocess.CompletedProcess(command, code)
+            return run, asked
+        env = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+        never, _ = sudo_answers(0)
+        self.assertEqual(packages.apt_command(lambda: 0, which("apt-get", "sudo"), never),
+                         ["apt-get"])
+        self.assertIsNone(packages.apt_command(lambda: 0, which("sudo"), never))
+        self.assertIsNone(packages.apt_command(lambda: 1000, which("apt-get"), never))
+        # A user whom sudo lets in without a password (a cloud image, a CI runner).
+        run, asked = sudo_answers(0)
+        self.assertEqual(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run),
+                         ["/usr/bin/sudo", "-n", *env])
+        self.assertEqual(asked, [["/usr/bin/sudo", "-n", "true"]])
+        # sudo wants a password: asked for at a terminal, and only of a member of a sudo group.
+        run, _ = sudo_answers(1)
+        self.assertEqual(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run,
+                                              interactive=True, groups={"learner", "sudo"}),
+                         ["/usr/bin/sudo", *env])
+        self.assertEqual(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run,
+                                              interactive=True, groups={"wheel"})[0],
+                         "/usr/bin/sudo")
+        self.assertIsNone(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run,
+                                               interactive=False, groups={"sudo"}))
+        self.assertIsNone(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run,
+                                               interactive=True, groups={"learner"}))
+
+    def test_a_password_is_announced_once_and_only_when_sudo_may_ask(self):
+        started = []
+
+        def run(command, **kwargs):
+            started.append(command)
+            return subprocess.CompletedProcess(command, 0)
+        for command, announced in ((["/usr/bin/sudo", "env", "apt-get"], 1),
+                                   (["/usr/bin/sudo", "-n", "env", "apt-get"], 0),
+                                   (["apt-get"], 0)):
+            packages._APT.clear()
+            err = io.StringIO()
+            with mock.patch.object(packages, "apt_command", return_value=command), \
+                    mock.patch.object(packages.subprocess, "run", side_effect=run), \
+                    contextlib.redirect_stderr(err):
+                self.assertTrue(packages.apt_run("update", "-qq"))
+                self.assertTrue(packages.apt_install(["g++"]))
+            self.assertEqual(err.getvalue().count("sudo"), announced, command)
+            self.assertEqual(started[-1][:len(command)], command)
+            self.assertEqual(started[-1][len(command):],
+                             ["install", "-y", "-qq", "--no-install-recommends", "g++"])
+        packages._APT.clear()
+        with mock.patch.object(packages, "apt_command", return_value=None):
+            self.assertFalse(packages.can_apt())
+            self.assertFalse(packages.apt_install(["g++"]))
+        packages._APT.clear()
 
     def test_the_cmake_floor_comes_from_cmakelists(self):
         self.assertRegex(packages.cmake_floor(ROOT), r"^3\.\d+$")
