@@ -47,8 +47,10 @@ fi
 make_stock_root
 if [ "$LEARNER" != root ]; then
   # A learner's own account: sudo without a password, as on a cloud image or a CI runner (where
-  # sudo asks for one, the set-up lets it ask at the terminal: tests/runner/setup_test.py).
-  in_root "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends sudo >/dev/null \
+  # sudo asks for one, the set-up lets it ask at the terminal: tests/runner/setup_test.py). A stock
+  # Ubuntu or Debian also has python3 (without python3-venv, which the set-up installs); minbase
+  # has neither.
+  in_root "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends sudo python3 >/dev/null \
     && useradd --create-home --shell /bin/bash --groups sudo $LEARNER \
     && echo '$LEARNER ALL=(ALL:ALL) NOPASSWD: ALL' >/etc/sudoers.d/$LEARNER && chmod 440 /etc/sudoers.d/$LEARNER" \
     || die "could not make the user $LEARNER in the root"
