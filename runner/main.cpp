@@ -164,6 +164,8 @@ std::vector<Verb> verbs(Options& o, Language language) {
         {"export", help(Msg::kHelpExport), false,
          [&o](CLI::App& v) {
              v.add_option("--learner", o.export_.learner_dir, "Folder to create")->required();
+             v.add_option("--lessons", o.export_.lessons,
+                          "Only these lessons' exercises, e.g. 01-03 or 01,04 (default: all)");
          },
          [&o](Context& c) { return export_command(c, o.export_); }},
         {"pristine", "Maintainers: verify (or --write) exercises/pristine.json", true,

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -92,6 +93,60 @@ std::string classroom50_runtime(const fs::path& root) {
 }
 
 /// Files whose edits do not change a grade: prose, notebooks, git's own settings.
+/// The folders of the lessons whose exercises go into the copy: `spec` is a comma-separated list
+/// of lesson numbers and ranges ("01-03,05"); empty, every lesson. Throws UsageError for a number
+/// the course lacks (listing the valid ones), a range that runs backwards, and a choice without
+/// exercises.
+std::set<std::string> chosen_lessons(const Course& course, const std::string& spec) {
+    std::set<std::string> folders;
+    if (spec.empty()) {
+        for (const Lesson& lesson : course.lessons()) {
+            folders.insert(lesson.dir);
+        }
+        return folders;
+    }
+    std::istringstream items(spec);
+    for (std::string item; std::getline(items, item, ',');) {
+        item = trim(item);
+        const std::size_t dash = item.find('-');
+        if (item.empty() || dash == 0 || dash + 1 == item.size()) {
+            throw UsageError("export --lessons '" + spec +
+                             "': write lesson numbers and ranges separated by commas, e.g. "
+                             "01-03,05.");
+        }
+        const Lesson& first = course.resolve_lesson(item.substr(0, dash));
+        const Lesson& last =
+            dash == std::string::npos ? first : course.resolve_lesson(item.substr(dash + 1));
+        if (last.number < first.number) {
+            throw UsageError("export --lessons '" + spec + "': the range " + item +
+                             " runs backwards; write it as " + last.number + "-" + first.number +
+                             ".");
+        }
+        for (const Lesson& lesson : course.lessons()) {
+            if (lesson.number >= first.number && lesson.number <= last.number) {
+                folders.insert(lesson.dir);
+            }
+        }
+    }
+    const bool any = std::ranges::any_of(course.exercises(), [&](const Exercise& exercise) {
+        return folders.contains(course.lesson_of(exercise).dir);
+    });
+    if (!any) {
+        throw UsageError("export --lessons '" + spec + "': these lessons have no exercises.");
+    }
+    return folders;
+}
+
+/// Whether `relative` is an exercise's file or test of a lesson that is not among `chosen`.
+bool of_other_lesson(const std::string& relative, const Course& course,
+                     const std::set<std::string>& chosen) {
+    return std::ranges::any_of(course.lessons(), [&](const Lesson& lesson) {
+        return !chosen.contains(lesson.dir) &&
+               (relative.starts_with("exercises/" + lesson.dir + "/") ||
+                relative.starts_with("tests/exercises/" + lesson.dir + "/"));
+    });
+}
+
 bool is_prose(const std::string& relative) {
     return relative.ends_with(".md") || relative.ends_with(".ipynb") ||
            relative.ends_with(".gitignore");
@@ -145,13 +200,29 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                          "; name a folder outside it, e.g. ../" + root.filename().string() +
                          "-class.");
     }
-    const std::vector<std::string> learners = learner_files(context);
+    const Course& course = context.course();
+    const std::set<std::string> chosen = chosen_lessons(course, options.lessons);
+    std::vector<std::string> learners = learner_files(context);
+    std::erase_if(learners,
+                  [&](const std::string& file) { return of_other_lesson(file, course, chosen); });
     HashList manifest;
     int copied = 0;
     for (const std::string& relative : course_files(context.root())) {
         // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't.
         if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
-            relative == kTestManifest || relative.starts_with(std::string(kGradersFolder) + "/")) {
+            relative == kTestManifest || relative.starts_with(std::string(kGradersFolder) + "/") ||
+            of_other_lesson(relative, course, chosen)) {
+            continue;
+        }
+        if (relative == kPristineManifest && chosen.size() < course.lessons().size()) {
+            // The untouched stubs of the exercises that went along, and of no others.
+            HashList stubs = read_hash_list(context.root() / relative, "stubs");
+            std::erase_if(stubs, [&](const auto& entry) {
+                return of_other_lesson(entry.first, course, chosen);
+            });
+            write_hash_list(target / relative, "stubs", stubs);
+            manifest.emplace(relative, sha256_file(target / relative));
+            ++copied;
             continue;
         }
         const fs::path destination = target / relative;
@@ -169,10 +240,10 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     // The catalogue of mistakes stays with the solutions, but what `check` says of a known mistake
     // (titles, why, signatures) goes along, without the diffs that would show the solution.
     int notes = 0;
-    const Course& course = context.course();
     for (const Exercise& exercise : course.exercises()) {
         const fs::path catalogue = course.mistake_catalogue(exercise);
-        if (!fs::is_regular_file(catalogue, error)) {
+        if (!chosen.contains(course.lesson_of(exercise).dir) ||
+            !fs::is_regular_file(catalogue, error)) {
             continue;
         }
         const fs::path relative = course.mistake_notes(exercise).lexically_relative(course.root());
@@ -206,8 +277,20 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
 
     out << context.style().good("Exported") << " " << copied << " files to " << target.string()
         << " (without solutions/; the catalogue of mistakes of " << notes
-        << " exercises without its diffs).\n"
-        << "  " << kTestManifest << ": the SHA-256 of " << manifest.size()
+        << " exercises without its diffs).\n";
+    if (chosen.size() < course.lessons().size()) {
+        out << "  the exercises of lesson" << (chosen.size() > 1 ? "s " : " ");
+        std::string separator;
+        for (const Lesson& lesson : course.lessons()) {
+            if (chosen.contains(lesson.dir)) {
+                out << separator << lesson.number;
+                separator = ", ";
+            }
+        }
+        out << " only: " << learners.size() << " of " << course.exercises().size()
+            << " (every lesson's page and program stay)\n";
+    }
+    out << "  " << kTestManifest << ": the SHA-256 of " << manifest.size()
         << " course files that learners must not change (all but exercises/*/<id>.cpp and "
            "prose)\n"
         << "  its own SHA-256: " << digest << ", pinned in the graders:\n"

@@ -35,11 +35,13 @@ ExitCode grade_command(Context& context, const GradeOptions& options);
 /// Options of `export`.
 struct ExportOptions {
     std::string learner_dir;  ///< where the learner copy goes; must not exist or be empty
+    std::string lessons;      ///< whose exercises go along: "01-03,05"; empty: every lesson's
 };
 
 /// `export --learner DIR`: the course without solutions/, as a template repository for a
 /// class, with a manifest of the hashes of every file but the learners' that
-/// `check --verify-tests` compares against.
+/// `check --verify-tests` compares against. With `--lessons`, only those lessons' exercises and
+/// their tests go along (one assignment per unit); every lesson's page and program stay.
 ExitCode export_command(Context& context, const ExportOptions& options);
 
 }  // namespace torchlings::runner

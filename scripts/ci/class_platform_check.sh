@@ -25,7 +25,10 @@
 # and of every submission are printed. No pip cache is lent: every download happens, as on the
 # platform (on Classroom 50 the first submission is the cold one; the next two reuse its work). Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for
 # the export, zip, and what scripts/ci/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR and STOCK_KEEP
-# as there. Exit status 0 only if every submission scored as it should.
+# as there. CLASS_LESSONS: the lessons whose exercises the class takes (`export --lessons`, e.g.
+# 01 or 01-03: one assignment per unit; default: every lesson); it must include 01, whose
+# count_devices is the one solved exercise. Exit status 0 only if every submission scored as it
+# should.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 PLATFORM=${1:-}
@@ -51,12 +54,16 @@ validate() { python3 "$ROOT/tests/runner/validate_results.py" "$@"; }
 # --- The class: a real export of the committed course ----------------------------------------------
 git clone -q --no-local "$ROOT" "$WORK/course"
 "$RUNNER" --root "$WORK/course" --build-dir "$WORK/course-build" --state "$WORK/state.json" \
-  --color=never export --learner "$WORK/class" >"$WORK/export.out" 2>&1 </dev/null \
+  --color=never export --learner "$WORK/class" ${CLASS_LESSONS:+--lessons "$CLASS_LESSONS"} \
+  >"$WORK/export.out" 2>&1 </dev/null \
   || { cat "$WORK/export.out" >&2; die "export --learner failed"; }
 solved_one=exercises/01_availability/count_devices.cpp
 [ -f "$WORK/class/$solved_one" ] || die "the class has no $solved_one"
-# Every solution file, by its path in the class (solutions/<lesson>/<file> -> exercises/<lesson>/<file>).
-solutions=$(cd "$WORK/course/solutions" && ls -d [0-9][0-9]_*/*.* | grep -v /mistakes)
+# Every solution file of an exercise the class has, by its path in the class
+# (solutions/<lesson>/<file> -> exercises/<lesson>/<file>).
+solutions=$(cd "$WORK/course/solutions" && for file in [0-9][0-9]_*/*.*; do
+  case $file in */mistakes) ;; *) [ ! -f "$WORK/class/exercises/$file" ] || echo "$file" ;; esac
+done)
 
 make_stock_root
 part "the stock root"

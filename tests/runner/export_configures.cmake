@@ -69,4 +69,51 @@ message("${last_output}")
 if(NOT last_output MATCHES "verify-tests: ok")
   message(FATAL_ERROR "verify-tests did not accept the learner copy's own tests")
 endif()
+
+# One assignment per unit: `--lessons 01-02,05` takes those lessons' exercises and tests only;
+# every lesson's page and program stay, the stubs' hashes and the graders' list of learner files
+# shrink with it, and the copy's own tests still verify.
+set(part "${WORK}/part")
+run_or_fail("export --lessons" "${RUNNER}" --root "${ROOT}" --color=never export --learner "${part}"
+  --lessons 01-02,05)
+if(NOT last_output MATCHES "the exercises of lessons 01, 02, 05 only: ([0-9]+) of ([0-9]+)")
+  message(FATAL_ERROR "export --lessons should say which lessons' exercises went along:\n"
+                      "${last_output}")
+endif()
+file(GLOB kept LIST_DIRECTORIES true RELATIVE "${part}" "${part}/exercises/[0-9]*"
+     "${part}/tests/exercises/[0-9]*")
+list(SORT kept)
+set(expected exercises/01_availability exercises/02_devices exercises/05_memory
+    tests/exercises/01_availability tests/exercises/02_devices tests/exercises/05_memory)
+if(NOT kept STREQUAL expected)
+  message(FATAL_ERROR "export --lessons 01-02,05 kept ${kept}, not ${expected}")
+endif()
+foreach(lesson IN ITEMS 03_tensor_movement 10_distributed)
+  if(NOT EXISTS "${part}/lessons/${lesson}/README.md")
+    message(FATAL_ERROR "export --lessons left out lessons/${lesson}/: pages and programs stay")
+  endif()
+endforeach()
+foreach(file IN ITEMS exercises/pristine.json graders/classroom50/autograder.py
+                      graders/gradescope/run_autograder)
+  file(READ "${part}/${file}" text)
+  if(NOT text MATCHES "exercises/05_memory/" OR text MATCHES "exercises/03_tensor_movement/")
+    message(FATAL_ERROR "${file} of export --lessons 01-02,05 should name lesson 05's exercise "
+                        "files and none of lesson 03's:\n${text}")
+  endif()
+endforeach()
+run_or_fail("check --verify-tests in the copy of three lessons" "${RUNNER}" --root "${part}"
+  --build-dir "${WORK}/part-build" --state "${WORK}/part-state.json" --color=never
+  check --verify-tests)
+if(NOT last_output MATCHES "verify-tests: ok")
+  message(FATAL_ERROR "verify-tests did not accept the copy of three lessons:\n${last_output}")
+endif()
+foreach(spec IN ITEMS 03-01 11 ",01")
+  execute_process(COMMAND "${RUNNER}" --root "${ROOT}" --color=never export
+                          --learner "${WORK}/refused" --lessons "${spec}"
+                  RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT code EQUAL 64 OR EXISTS "${WORK}/refused")
+    message(FATAL_ERROR "export --lessons '${spec}' should be refused (exit 64) before it "
+                        "writes anything; it exited ${code}:\n${output}")
+  endif()
+endforeach()
 file(REMOVE_RECURSE "${WORK}")
