@@ -28,8 +28,6 @@
 #                     CMake's wheels come from there instead of the network. The torch wheel never
 #                     does: the set-up installs it with --no-cache-dir, so its download is always
 #                     counted. What is installed is the same; only the time differs.
-#   STOCK_SHARED_NETWORK=1  other jobs download at the same time (CI runs two roots and the compat
-#                     check together): the bytes received are not reported as this root's
 # What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts,
 # /etc/pip.conf (when present: the package index this machine is told to use) and the certificate
 # authorities of /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
@@ -85,12 +83,7 @@ as_learner 'cd ~/torchlings && cat build/dev/torchlings_config.json' >&2
 # What the first command fetched and left on disk: the download (the pip cache lent from this
 # machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
 # torch venv, a CUDA compiler when one was fetched) and the build folder.
-if [ "${STOCK_SHARED_NETWORK:-0}" = 1 ]; then
-  downloaded="download not counted (other jobs share the network; run this script alone for it)"
-else
-  downloaded="downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB"
-fi
-say "$downloaded; on disk: $(as_learner \
+say "downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB; on disk: $(as_learner \
   'du -sh ~/.cache/torchlings ~/torchlings/build 2>/dev/null | awk "{printf \"%s %s; \", \$2, \$1}"')"
 part "the first command (set-up, build, lesson 01)"
 
