@@ -92,11 +92,10 @@ std::string classroom50_runtime(const fs::path& root) {
     return runtime.dump(2) + "\n";
 }
 
-/// Files whose edits do not change a grade: prose, notebooks, git's own settings.
 /// The folders of the lessons whose exercises go into the copy: `spec` is a comma-separated list
 /// of lesson numbers and ranges ("01-03,05"); empty, every lesson. Throws UsageError for a number
-/// the course lacks (listing the valid ones), a range that runs backwards, and a choice without
-/// exercises.
+/// the course lacks (listing the valid ones), a range that runs backwards, and a chosen lesson
+/// without exercises (in a copy that was itself exported with --lessons).
 std::set<std::string> chosen_lessons(const Course& course, const std::string& spec) {
     std::set<std::string> folders;
     if (spec.empty()) {
@@ -109,14 +108,14 @@ std::set<std::string> chosen_lessons(const Course& course, const std::string& sp
     for (std::string item; std::getline(items, item, ',');) {
         item = trim(item);
         const std::size_t dash = item.find('-');
-        if (item.empty() || dash == 0 || dash + 1 == item.size()) {
+        if (item.empty() || dash == 0 || dash + 1 == item.size() || spec.ends_with(',')) {
             throw UsageError("export --lessons '" + spec +
                              "': write lesson numbers and ranges separated by commas, e.g. "
                              "01-03,05.");
         }
-        const Lesson& first = course.resolve_lesson(item.substr(0, dash));
+        const Lesson& first = course.resolve_lesson(trim(item.substr(0, dash)));
         const Lesson& last =
-            dash == std::string::npos ? first : course.resolve_lesson(item.substr(dash + 1));
+            dash == std::string::npos ? first : course.resolve_lesson(trim(item.substr(dash + 1)));
         if (last.number < first.number) {
             throw UsageError("export --lessons '" + spec + "': the range " + item +
                              " runs backwards; write it as " + last.number + "-" + first.number +
@@ -128,11 +127,12 @@ std::set<std::string> chosen_lessons(const Course& course, const std::string& sp
             }
         }
     }
-    const bool any = std::ranges::any_of(course.exercises(), [&](const Exercise& exercise) {
-        return folders.contains(course.lesson_of(exercise).dir);
-    });
-    if (!any) {
-        throw UsageError("export --lessons '" + spec + "': these lessons have no exercises.");
+    for (const Lesson& lesson : course.lessons()) {
+        if (folders.contains(lesson.dir) && course.exercises_of(lesson).empty()) {
+            throw UsageError("export --lessons '" + spec + "': lesson " + lesson.number +
+                             " has no exercises in this copy of the course; choose among "
+                             "those that do (./torchlings list).");
+        }
     }
     return folders;
 }
@@ -147,6 +147,7 @@ bool of_other_lesson(const std::string& relative, const Course& course,
     });
 }
 
+/// Files whose edits do not change a grade: prose, notebooks, git's own settings.
 bool is_prose(const std::string& relative) {
     return relative.ends_with(".md") || relative.ends_with(".ipynb") ||
            relative.ends_with(".gitignore");

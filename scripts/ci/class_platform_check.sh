@@ -45,6 +45,11 @@ say() { printf '%s: %s\n' "$PLATFORM" "$*" >&2; }
 
 RUNNER=${RUNNER:-$(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null | head -n 1)}
 [ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
+if ! command -v zip >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zip >/dev/null 2>&1 \
+    || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zip >/dev/null; } || true
+fi
 command -v zip >/dev/null 2>&1 || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
 WORK="$DIR.work"
 rm -rf "$WORK"
@@ -87,6 +92,8 @@ failed=""
 check_scores() {  # check_scores <platform> <file> <submission>: 1 when its score is not as it must be
   local platform=$1 file=$2 total ok=0
   total=$(cases_of "$file")
+  # Every case is listed, whatever the score: a report without cases is a refusal or a crash.
+  [ "$total" -gt 0 ] || { say "$3: the report lists no cases"; ok=1; }
   case $3 in
     *one_solved) validate "$platform" "$file" "$(cases_named "$file" count_devices)" "$total" "$total" || ok=1
                  [ "$(cases_named "$file" count_devices)" -gt 0 ] || ok=1 ;;

@@ -21,7 +21,7 @@ ENGLISH = {
     # 1. System packages
     "installing_packages": "installing system packages:{missing}",
     "sudo_password": "apt-get runs through sudo, which may ask for your password",
-    "apt_failed": "apt-get install failed; run it yourself: apt-get install -y{packages}",
+    "apt_failed": "apt-get install failed; run it yourself: {sudo}apt-get install -y{packages}",
     "installing_clang": "installing clang-{n} and libomp-{n}-dev (the distribution's Clang and its "
                         "OpenMP runtime)",
     "clang_failed": "could not install clang-{n}; building with {gxx} instead",
@@ -119,7 +119,7 @@ KOREAN = {
                  "docs/platforms.ko.md의 '래퍼 없이'",
     "installing_packages": "시스템 패키지를 설치합니다:{missing}",
     "sudo_password": "apt-get을 sudo로 실행합니다. 비밀번호를 물을 수 있습니다",
-    "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: apt-get install -y{packages}",
+    "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: {sudo}apt-get install -y{packages}",
     "installing_clang": "배포판의 Clang과 그 OpenMP 런타임을 설치합니다: clang-{n}, "
                         "libomp-{n}-dev",
     "clang_failed": "clang-{n} 설치에 실패했습니다. 대신 이 컴파일러로 빌드합니다: {gxx}",

@@ -134,6 +134,7 @@ def choose_clang(quiet: bool = False) -> str | None:
 
 # Groups whose members a stock Debian, Ubuntu or Fedora lets use sudo.
 SUDO_GROUPS = ("sudo", "admin", "wheel")
+PROXY_VARIABLES = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
 _APT: list = []  # apt_command()'s answer, once per run (then "said": sudo's password asked for)
 
 
@@ -142,7 +143,8 @@ def apt_command(euid=os.geteuid, which=shutil.which, run=subprocess.run,
     """How apt-get is started here: as it is by root; through `sudo -n` where sudo needs no
     password (a cloud image's user, a CI runner); through `sudo`, which asks for the password at
     this terminal, for a member of a sudo group with a terminal (a learner's own machine); None
-    for anyone else (shown the command instead). sudo drops the environment: `env` sets apt's."""
+    for anyone else (shown the command instead). sudo drops the environment: `env` sets apt's,
+    and passes on a proxy the user has set."""
     if which("apt-get") is None:
         return None
     if euid() == 0:
@@ -150,7 +152,8 @@ def apt_command(euid=os.geteuid, which=shutil.which, run=subprocess.run,
     sudo = which("sudo")
     if sudo is None:
         return None
-    through = [sudo, "-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    proxies = [f"{name}={os.environ[name]}" for name in PROXY_VARIABLES if os.environ.get(name)]
+    through = [sudo, "-n", "env", "DEBIAN_FRONTEND=noninteractive", *proxies, "apt-get"]
     asked = run([sudo, "-n", "true"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL)
     if asked.returncode == 0:
@@ -182,12 +185,18 @@ def can_apt() -> bool:
     return _apt() is not None
 
 
+def apt_may_ask() -> bool:
+    """Whether apt-get here goes through a sudo that may ask for a password."""
+    command = _apt()
+    return command is not None and command[0] != "apt-get" and command[1:2] != ["-n"]
+
+
 def apt_run(*arguments: str) -> bool:
     """apt-get with these arguments, as apt_command() says; its own output hidden."""
     command = _apt()
     if command is None:
         return False
-    if command[1:2] != ["-n"] and command[0] != "apt-get" and not _APT[1:]:
+    if apt_may_ask() and not _APT[1:]:
         say("sudo_password")  # once: sudo remembers the password for a while
         _APT.append("said")
     return subprocess.run([*command, *arguments], env=APT_ENV,
@@ -214,7 +223,8 @@ def install_system_packages(root: Path) -> None:
     if not apt_candidate("catch2") and apt_candidate("libcatch2-dev"):
         packages = ["libcatch2-dev" if p == "catch2" else p for p in packages]
     if not apt_install(packages):
-        raise fail("apt_failed", packages="".join(" " + p for p in packages))
+        raise fail("apt_failed", sudo="" if os.geteuid() == 0 else "sudo ",
+                   packages="".join(" " + p for p in packages))
     # A Clang that already works is kept: libomp-N-dev packages exclude one another, so
     # installing a newer one would take the OpenMP runtime from the Clang a build folder uses.
     # Quiet here: the compiler's choice in configure says it, once.
@@ -230,7 +240,8 @@ def install_site_theme() -> None:
     Ubuntu 22.04 does not; without it the site keeps Doxygen's default look)."""
     if os.path.exists("/usr/share/doxygen-awesome-css/doxygen-awesome.css"):
         return
-    if not can_apt() or not apt_candidate(SITE_THEME):
+    # Never worth a password: only as root or where sudo needs none.
+    if not apt_candidate(SITE_THEME) or not can_apt() or apt_may_ask():
         return
     say("installing_theme", package=SITE_THEME)
     if not apt_install([SITE_THEME]):

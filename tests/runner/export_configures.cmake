@@ -107,8 +107,13 @@ run_or_fail("check --verify-tests in the copy of three lessons" "${RUNNER}" --ro
 if(NOT last_output MATCHES "verify-tests: ok")
   message(FATAL_ERROR "verify-tests did not accept the copy of three lessons:\n${last_output}")
 endif()
-foreach(spec IN ITEMS 03-01 11 ",01")
-  execute_process(COMMAND "${RUNNER}" --root "${ROOT}" --color=never export
+# Refused before anything is written: a backward range, a lesson the course lacks, a stray comma,
+# and, from the three-lesson copy, a lesson whose exercises it does not have.
+foreach(spec IN ITEMS "${ROOT}|03-01" "${ROOT}|11" "${ROOT}|,01" "${ROOT}|01," "${part}|03")
+  string(REPLACE "|" ";" spec "${spec}")
+  list(GET spec 0 course)
+  list(GET spec 1 spec)
+  execute_process(COMMAND "${RUNNER}" --root "${course}" --color=never export
                           --learner "${WORK}/refused" --lessons "${spec}"
                   RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT code EQUAL 64 OR EXISTS "${WORK}/refused")

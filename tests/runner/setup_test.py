@@ -372,9 +372,10 @@ class Packages(unittest.TestCase):
                 return subprocess.CompletedProcess(command, code)
             return run, asked
         env = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
-        never, _ = sudo_answers(0)
+        never, asked_of_root = sudo_answers(0)
         self.assertEqual(packages.apt_command(lambda: 0, which("apt-get", "sudo"), never),
                          ["apt-get"])
+        self.assertEqual(asked_of_root, [])   # root never asks sudo
         self.assertIsNone(packages.apt_command(lambda: 0, which("sudo"), never))
         self.assertIsNone(packages.apt_command(lambda: 1000, which("apt-get"), never))
         # A user whom sudo lets in without a password (a cloud image, a CI runner).
@@ -394,6 +395,27 @@ class Packages(unittest.TestCase):
                                                interactive=False, groups={"sudo"}))
         self.assertIsNone(packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run,
                                                interactive=True, groups={"learner"}))
+        # A proxy the learner set reaches apt-get through sudo.
+        run, _ = sudo_answers(0)
+        with mock.patch.dict(os.environ, {"https_proxy": "http://proxy:3128"}):
+            self.assertIn("https_proxy=http://proxy:3128",
+                          packages.apt_command(lambda: 1000, which("apt-get", "sudo"), run))
+
+    def test_the_optional_theme_is_never_worth_a_password(self):
+        installed = []
+        for command, wanted in ((["/usr/bin/sudo", "env", "apt-get"], []),
+                                (["/usr/bin/sudo", "-n", "env", "apt-get"], [packages.SITE_THEME]),
+                                (["apt-get"], [packages.SITE_THEME]), (None, [])):
+            installed.clear()
+            packages._APT[:] = [command]
+            with mock.patch.object(packages.os.path, "exists", return_value=False), \
+                    mock.patch.object(packages, "apt_candidate", return_value=True), \
+                    mock.patch.object(packages, "apt_install",
+                                      side_effect=lambda names: installed.extend(names) or True), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                packages.install_site_theme()
+            self.assertEqual(installed, wanted, command)
+        packages._APT.clear()
 
     def test_a_password_is_announced_once_and_only_when_sudo_may_ask(self):
         started = []
