@@ -72,8 +72,8 @@ std::vector<std::string> course_files(const fs::path& root) {
 constexpr std::string_view kAptPackages = "scripts/setup/apt-packages.txt";
 
 /// Classroom 50's runtime block: the template's keys, and `apt`, the packages its grade job
-/// installs with sudo apt-get before the autograder runs (the hosted runner's user is not root,
-/// so the course's own set-up could not install them there).
+/// installs with sudo apt-get before the autograder runs, so that the course's own set-up finds
+/// them all and installs nothing.
 std::string classroom50_runtime(const fs::path& root) {
     nlohmann::json runtime = nlohmann::json::parse(graders::kClassroom50Runtime);
     nlohmann::json packages = nlohmann::json::array();

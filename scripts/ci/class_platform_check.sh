@@ -5,7 +5,8 @@
 #   scripts/ci/class_platform_check.sh classroom50   Classroom 50's default grade job: a stock Ubuntu
 #       24.04 root (ubuntu-latest), only the packages the exported runtime.json lists installed
 #       the way its workflow installs them (sudo apt-get install -y --no-install-recommends), and
-#       the autograder run by the non-root user `runner` in a clone of the class repository, with
+#       the autograder run by the non-root user `runner` (passwordless sudo, as GitHub gives it)
+#       in a clone of the class repository, with
 #       the environment Classroom 50's runner.py gives it (CI=true, CLASSROOM, ASSIGNMENT,
 #       SUBMISSION_TAG, USERNAME, OWNER, COMMIT_URL, RELEASE_URL, REVIEW_URL, ...). Its Python is
 #       the root's (Ubuntu's 3.12; the hosted job's setup-python gives 3.14).
@@ -169,7 +170,10 @@ if [ "$PLATFORM" = classroom50 ]; then
   in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
     && apt-get install -y -qq --no-install-recommends $apt time >/dev/null" \
     || die "the runtime's apt packages do not install on $SUITE"
-  in_root 'useradd --create-home --uid 1001 runner'
+  # The hosted runner's user, with the passwordless sudo GitHub gives it.
+  in_root "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends sudo >/dev/null \
+    && useradd --create-home --uid 1001 runner \
+    && echo 'runner ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/runner && chmod 440 /etc/sudoers.d/runner"
   part "the grade job's packages"
   # The hosted runner's user; its first push is graded cold, as every push is on the platform. To
   # save time here, the next two reuse its download and build (the scores do not depend on it).

@@ -27,7 +27,8 @@
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): nvcc's and
 #                     CMake's wheels come from there instead of the network. The torch wheel never
 #                     does: the set-up installs it with --no-cache-dir, so its download is always
-#                     counted. What is installed is the same; only the time differs.
+#                     counted. What is installed is the same; only the time differs. With
+#                     STOCK_USER, none is lent (pip does not write to another user's cache).
 # What is copied in from this machine and nothing else: /etc/resolv.conf, /etc/hosts,
 # /etc/pip.conf (when present: the package index this machine is told to use) and the certificate
 # authorities of /usr/local/share/ca-certificates (a proxy's own). The course is cloned from this checkout's
