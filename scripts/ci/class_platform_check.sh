@@ -60,15 +60,15 @@ validate() { python3 "$ROOT/tests/runner/validate_results.py" "$@"; }
 # --- The class: a real export of the committed course ----------------------------------------------
 git clone -q --no-local "$ROOT" "$WORK/course"
 "$RUNNER" --root "$WORK/course" --build-dir "$WORK/course-build" --state "$WORK/state.json" \
-  --color=never export --learner "$WORK/class" ${CLASS_LESSONS:+--lessons "$CLASS_LESSONS"} \
+  --color=never export --learner "$WORK/torchlings-class" ${CLASS_LESSONS:+--lessons "$CLASS_LESSONS"} \
   >"$WORK/export.out" 2>&1 </dev/null \
   || { cat "$WORK/export.out" >&2; die "export --learner failed"; }
 solved_one=exercises/01_availability/count_devices.cpp
-[ -f "$WORK/class/$solved_one" ] || die "the class has no $solved_one"
+[ -f "$WORK/torchlings-class/$solved_one" ] || die "the class has no $solved_one"
 # Every solution file of an exercise the class has, by its path in the class
 # (solutions/<lesson>/<file> -> exercises/<lesson>/<file>).
 solutions=$(cd "$WORK/course/solutions" && for file in [0-9][0-9]_*/*.*; do
-  case $file in */mistakes) ;; *) [ ! -f "$WORK/class/exercises/$file" ] || echo "$file" ;; esac
+  case $file in */mistakes) ;; *) [ ! -f "$WORK/torchlings-class/exercises/$file" ] || echo "$file" ;; esac
 done)
 
 make_stock_root
@@ -118,12 +118,12 @@ classroom50_env() {
     REVIEW_URL=https://github.com/class/torchlings-fall-course-learner/compare/fff...0123abc
 }
 install_class50() {  # the class repository of one student, and the autograder installed apart
-  [ -d "$WORK/class/.git" ] || (cd "$WORK/class" && git init -q && git add -A \
+  [ -d "$WORK/torchlings-class/.git" ] || (cd "$WORK/torchlings-class" && git init -q && git add -A \
      && git -c user.name=teacher -c user.email=teacher@example.com commit -q -m "Course")
   rm -rf "$DIR$C50_WORK"
-  git clone -q --no-local "$WORK/class" "$DIR$C50_WORK/class"
+  git clone -q --no-local "$WORK/torchlings-class" "$DIR$C50_WORK/class"
   mkdir -p "$DIR$C50_WORK/_temp/classroom50-runtime/course"
-  cp "$WORK/class/graders/classroom50/autograder.py" "$DIR$C50_WORK/_temp/classroom50-runtime/course/"
+  cp "$WORK/torchlings-class/graders/classroom50/autograder.py" "$DIR$C50_WORK/_temp/classroom50-runtime/course/"
   chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK"
 }
 grade50() {  # grade50 <name>: one push, graded
@@ -165,7 +165,7 @@ three_pushes() {  # the untouched stubs, one exercise solved, all solved
 if [ "$PLATFORM" = classroom50 ]; then
   # --- Classroom 50: the grade job's packages, then the autograder as `runner` ------------------
   apt=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["apt"]))' \
-        "$WORK/class/graders/classroom50/runtime.json")
+        "$WORK/torchlings-class/graders/classroom50/runtime.json")
   say "the workflow's step: sudo apt-get install -y --no-install-recommends $apt"
   in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
     && apt-get install -y -qq --no-install-recommends $apt time >/dev/null" \
@@ -183,9 +183,21 @@ if [ "$PLATFORM" = classroom50 ]; then
 else
   # --- Gradescope: the image (setup.sh), then each submission in a fresh copy of it -------------
   in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends time >/dev/null'
+  # The zip as a teacher makes it: docs/teachers.md's command run as written, from a folder
+  # beside the class (the page's ../torchlings-class); it must hold what the command `export`
+  # printed puts in.
   zip_command=$(grep -E '^ +cd .* && zip ' "$WORK/export.out" | sed 's/^ *//')
   [ -n "$zip_command" ] || die "the export printed no zip command"
   (eval "$zip_command") || die "the zip command failed: $zip_command"
+  mv "$WORK/autograder.zip" "$WORK/printed.zip"
+  page_command=$(awk '/^1\. Make the zip/ {found = 1} found && /```sh/ {inside = 1; next}
+                      inside && /```/ {exit} inside {sub(/^ +/, ""); print}' "$ROOT/docs/teachers.md")
+  [ -n "$page_command" ] || die "docs/teachers.md has no zip command under '1. Make the zip'"
+  (cd "$WORK/course" && eval "$page_command") \
+    || die "docs/teachers.md's zip command failed: $page_command"
+  listing() { python3 -c 'import sys, zipfile; print("\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))' "$1"; }
+  [ "$(listing "$WORK/autograder.zip")" = "$(listing "$WORK/printed.zip")" ] \
+    || die "docs/teachers.md's zip command and the one export printed make different zips"
   ag=$DIR/autograder
   mkdir -p "$ag/submission" "$ag/results"
   python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source"
@@ -216,7 +228,7 @@ else
     check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
   }
   untouched=()
-  for file in $solutions; do untouched+=("exercises/$file=$WORK/class/exercises/$file"); done
+  for file in $solutions; do untouched+=("exercises/$file=$WORK/torchlings-class/exercises/$file"); done
   grade_gs untouched "${untouched[@]}"
   grade_gs one_solved "count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
   solved=()
