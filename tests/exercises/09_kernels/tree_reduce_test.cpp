@@ -32,11 +32,15 @@ std::vector<float> shared_of(int block_dim) {
 }  // namespace
 
 TEST_CASE("one tree step adds the upper half onto the lower half", "[tree_reduce]") {
+    // The block's 8 slots, then 8 poisoned ones that no thread of the step may read or write.
     std::vector<float> shared = {1, 2, 3, 4, 10, 20, 30, 40};
+    shared.resize(16, kPoison);
+    auto expected = std::vector<float>{11, 22, 33, 44, 10, 20, 30, 40};
+    expected.resize(16, kPoison);
     for (int tid = 0; tid < 8; ++tid) {
         ex::tree_step(tid, 4, shared.data());
     }
-    CHECK(shared == std::vector<float>{11, 22, 33, 44, 10, 20, 30, 40});
+    CHECK(shared == expected);
 }
 
 TEST_CASE("a step changes only the first stride slots, whatever the stride", "[tree_reduce]") {
