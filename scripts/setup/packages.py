@@ -17,6 +17,7 @@ then compiles in about a second instead of two to five (docs/performance.md).
 
 from __future__ import annotations
 
+import functools
 import grp
 import os
 import re
@@ -135,7 +136,7 @@ def choose_clang(quiet: bool = False) -> str | None:
 # Groups whose members a stock Debian, Ubuntu or Fedora lets use sudo.
 SUDO_GROUPS = ("sudo", "admin", "wheel")
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
-_APT: list = []  # apt_command()'s answer, once per run (then "said": sudo's password asked for)
+_announced = False  # whether apt_run said that sudo may ask for a password
 
 
 def apt_command(euid=os.geteuid, which=shutil.which, run=subprocess.run,
@@ -161,24 +162,21 @@ def apt_command(euid=os.geteuid, which=shutil.which, run=subprocess.run,
     if interactive is None:
         interactive = sys.stdin.isatty() and sys.stderr.isatty()
     if groups is None:
-        groups = {grp.getgrgid(g).gr_name for g in os.getgroups() if _group_named(g)}
+        groups = set()
+        for gid in os.getgroups():
+            try:
+                groups.add(grp.getgrgid(gid).gr_name)
+            except KeyError:  # a group without a name
+                pass
     if interactive and groups & set(SUDO_GROUPS):
         return [sudo] + through[2:]
     return None
 
 
-def _group_named(gid: int) -> bool:
-    try:
-        grp.getgrgid(gid)
-        return True
-    except KeyError:
-        return False
-
-
+@functools.lru_cache(maxsize=None)  # functools.cache needs Python 3.9; the set-up takes 3.8
 def _apt() -> list[str] | None:
-    if not _APT:
-        _APT.append(apt_command())
-    return _APT[0]
+    """apt_command()'s answer, asked once a run (it may start sudo)."""
+    return apt_command()
 
 
 def can_apt() -> bool:
@@ -196,9 +194,10 @@ def apt_run(*arguments: str) -> bool:
     command = _apt()
     if command is None:
         return False
-    if apt_may_ask() and not _APT[1:]:
+    global _announced
+    if apt_may_ask() and not _announced:
         say("sudo_password")  # once: sudo remembers the password for a while
-        _APT.append("said")
+        _announced = True
     return subprocess.run([*command, *arguments], env=APT_ENV,
                           stdout=subprocess.DEVNULL).returncode == 0
 

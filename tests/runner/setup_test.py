@@ -352,13 +352,12 @@ class Packages(unittest.TestCase):
             self.assertEqual(packages.choose_clang(quiet=True), "/usr/bin/clang++-16")
             self.assertEqual(packages.choose_clang(), "/usr/bin/clang++-16")
             self.assertEqual(len(compiles), 2)      # 18 without libomp, then 16: probed once
-            packages._APT[:] = [["apt-get"]]
-            packages.apt_install(["libomp-18-dev"])  # may bring the newer Clang's runtime
+            with mock.patch.object(packages, "_apt", return_value=["apt-get"]):
+                packages.apt_install(["libomp-18-dev"])  # may bring the newer Clang's runtime
             compiles.clear()
             packages.choose_clang()
             self.assertEqual(compiles[:2], ["/usr/bin/clang++-18", "/usr/bin/clang++-16"])
         packages._PROBED.clear()
-        packages._APT.clear()
 
     def test_apt_as_root_through_sudo_or_not_at_all(self):
         def which(*present):
@@ -407,15 +406,14 @@ class Packages(unittest.TestCase):
                                 (["/usr/bin/sudo", "-n", "env", "apt-get"], [packages.SITE_THEME]),
                                 (["apt-get"], [packages.SITE_THEME]), (None, [])):
             installed.clear()
-            packages._APT[:] = [command]
-            with mock.patch.object(packages.os.path, "exists", return_value=False), \
+            with mock.patch.object(packages, "_apt", return_value=command), \
+                    mock.patch.object(packages.os.path, "exists", return_value=False), \
                     mock.patch.object(packages, "apt_candidate", return_value=True), \
                     mock.patch.object(packages, "apt_install",
                                       side_effect=lambda names: installed.extend(names) or True), \
                     contextlib.redirect_stderr(io.StringIO()):
                 packages.install_site_theme()
             self.assertEqual(installed, wanted, command)
-        packages._APT.clear()
 
     def test_a_password_is_announced_once_and_only_when_sudo_may_ask(self):
         started = []
@@ -426,7 +424,8 @@ class Packages(unittest.TestCase):
         for command, announced in ((["/usr/bin/sudo", "env", "apt-get"], 1),
                                    (["/usr/bin/sudo", "-n", "env", "apt-get"], 0),
                                    (["apt-get"], 0)):
-            packages._APT.clear()
+            packages._apt.cache_clear()
+            packages._announced = False
             err = io.StringIO()
             with mock.patch.object(packages, "apt_command", return_value=command), \
                     mock.patch.object(packages.subprocess, "run", side_effect=run), \
@@ -437,11 +436,11 @@ class Packages(unittest.TestCase):
             self.assertEqual(started[-1][:len(command)], command)
             self.assertEqual(started[-1][len(command):],
                              ["install", "-y", "-qq", "--no-install-recommends", "g++"])
-        packages._APT.clear()
+        packages._apt.cache_clear()
         with mock.patch.object(packages, "apt_command", return_value=None):
             self.assertFalse(packages.can_apt())
             self.assertFalse(packages.apt_install(["g++"]))
-        packages._APT.clear()
+        packages._apt.cache_clear()
 
     def test_the_cmake_floor_comes_from_cmakelists(self):
         self.assertRegex(packages.cmake_floor(ROOT), r"^3\.\d+$")
