@@ -46,12 +46,7 @@ say() { printf '%s: %s\n' "$PLATFORM" "$*" >&2; }
 
 RUNNER=${RUNNER:-$(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null | head -n 1)}
 [ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
-if ! command -v zip >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zip >/dev/null 2>&1 \
-    || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
-         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zip >/dev/null; } || true
-fi
-command -v zip >/dev/null 2>&1 || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
+host_install zip || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
 WORK="$DIR.work"
 rm -rf "$WORK"
 mkdir -p "$WORK"

@@ -45,9 +45,9 @@ PATH="$CMAKE4/bin:$PATH"; export PATH
 if [ -z "${COMPAT_CXX:-}" ]; then
   if ! command -v g++-11 >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing g++-11 (Ubuntu 22.04's and Colab's compiler)"
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends g++-11 >/dev/null 2>&1 \
-      || { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null \
-           && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends g++-11 >/dev/null; } \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++-11 >/dev/null 2>&1 \
+      || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+           && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++-11 >/dev/null; } \
       || say "could not install g++-11; using the default g++"
   fi
   if command -v g++-11 >/dev/null 2>&1; then COMPAT_CXX=g++-11; else COMPAT_CXX=g++; fi

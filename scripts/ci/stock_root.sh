@@ -9,7 +9,7 @@
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root's /root (default: this
 #                     machine's ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none)
-# Defines SUITE, DIR, DISTRO, say, die, part, in_root (a command as root with a clean, login-like
+# Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean, login-like
 # environment) and make_stock_root, which makes the root, mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
 # /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
@@ -55,6 +55,17 @@ received_bytes() {
   awk -F'[: ]+' 'NR > 2 && $2 != "lo" {sum += $3} END {printf "%.0f\n", sum}' /proc/net/dev
 }
 
+# host_install <package>: a tool of that name this machine lacks, installed with its own apt-get
+# (as root); status 1 where it cannot be.
+host_install() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; } || return 1
+  say "installing $1"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 \
+    || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
+         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null; }
+}
+
 # Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
 in_root() {
   chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
@@ -64,13 +75,7 @@ in_root() {
 make_stock_root() {
   [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
   case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
-  if ! command -v debootstrap >/dev/null 2>&1; then
-    say "installing debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap >/dev/null 2>&1 \
-      || { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null \
-           && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq debootstrap >/dev/null; } \
-      || die "could not install debootstrap"
-  fi
+  host_install debootstrap || die "could not install debootstrap"
   unmount_all
   rm -rf --one-file-system "$DIR" "$DIR.keyring"
   trap cleanup EXIT
