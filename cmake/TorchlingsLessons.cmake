@@ -115,6 +115,9 @@ function(torchlings_add_lesson)
   if(ARG_PROCESSES)
     set(declaration "# How `torchlings run ${number}` starts ${target} (written by CMake).\n")
     string(APPEND declaration "processes=${ARG_PROCESSES}\ntorchrun=${TORCHLINGS_TORCHRUN}\n")
+    if(TORCHLINGS_TORCHRUN_MISSING)   # why there is none, when the set-up knows
+      string(APPEND declaration "no_torchrun=${TORCHLINGS_TORCHRUN_MISSING}\n")
+    endif()
     file(CONFIGURE OUTPUT "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${target}.launch"
          CONTENT "${declaration}")
     if(TORCHLINGS_TORCHRUN)

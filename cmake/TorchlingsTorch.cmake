@@ -75,6 +75,20 @@ if(EXISTS "${_torch_root}/lib/libtorch_cuda.so")
 else()
   set(TORCHLINGS_TORCH_HAS_CUDA OFF)
 endif()
+# PyPI's CUDA wheel installed without its CUDA libraries, where there is no NVIDIA driver and
+# PyTorch's CPU index cannot be reached (scripts/setup/torch_wheel.py marks its venv with
+# .torchlings-cpu-use): used as a CPU-only LibTorch. Torch's own config cannot load it (a CUDA
+# build's config needs the CUDA toolkit, and links libtorch_cuda.so, whose cuDNN, cuBLAS, NCCL...
+# are not there), so the target `torch` is made here from what a CPU-only program links:
+# libtorch_cpu.so and libc10.so, Torch's two include folders and torch_cpu's compile definitions
+# as the wheel's Caffe2Targets.cmake records them. libtorch_cpu.so's own needs (the CUDA runtime and
+# CUPTI, for its profiler) were installed beside it; no kernel is compiled.
+get_filename_component(_tl_python_prefix "${_torch_root}/../../../.." ABSOLUTE)
+set(TORCHLINGS_TORCH_CPU_USE OFF)
+if(TORCHLINGS_TORCH_HAS_CUDA AND EXISTS "${_tl_python_prefix}/.torchlings-cpu-use")
+  set(TORCHLINGS_TORCH_HAS_CUDA OFF)
+  set(TORCHLINGS_TORCH_CPU_USE ON)
+endif()
 
 # The version from the wheel's version.py (a libtorch archive has build-version instead), read
 # before Torch's own config runs, so that a LibTorch outside the supported range stops here with
@@ -163,7 +177,24 @@ if(TORCHLINGS_TORCH_HAS_CUDA)
   endif()
 endif()
 
-find_package(Torch REQUIRED CONFIG)
+if(TORCHLINGS_TORCH_CPU_USE)
+  add_library(torch SHARED IMPORTED)
+  set(_tl_cpu_definitions "")
+  file(READ "${_torch_root}/share/cmake/Caffe2/Caffe2Targets.cmake" _tl_targets)
+  if(_tl_targets MATCHES "set_target_properties\\(torch_cpu PROPERTIES[^)]*INTERFACE_COMPILE_DEFINITIONS \"([^\"]*)\"")
+    set(_tl_cpu_definitions "${CMAKE_MATCH_1}")
+  endif()
+  set_target_properties(torch PROPERTIES
+    IMPORTED_LOCATION "${_torch_root}/lib/libtorch_cpu.so"
+    INTERFACE_INCLUDE_DIRECTORIES "${_torch_root}/include;${_torch_root}/include/torch/csrc/api/include"
+    INTERFACE_COMPILE_DEFINITIONS "${_tl_cpu_definitions}"
+    INTERFACE_LINK_LIBRARIES "${_torch_root}/lib/libc10.so")
+  target_compile_features(torch INTERFACE cxx_std_20)
+  set(TORCH_LIBRARIES torch)
+  set(_torch_cuda "none")
+else()
+  find_package(Torch REQUIRED CONFIG)
+endif()
 if(TORCHLINGS_TORCH_HAS_CUDA)
   # Torch's cuda.cmake leaves CMAKE_CUDA_ARCHITECTURES undefined (or OFF). CMake 4 refuses an empty
   # value in every later CUDA check (FindOpenMP's try_compile among them: "CUDA_ARCHITECTURES is
@@ -240,13 +271,24 @@ endif()
 
 # torchrun, the launcher that ships with torch (lesson 10 starts one process per device with it):
 # beside the Python that holds this torch (a venv's bin/, or /usr/local/bin), else on PATH.
-get_filename_component(_tl_python_prefix "${_torch_root}/../../../.." ABSOLUTE)
-find_program(TORCHLINGS_TORCHRUN torchrun HINTS "${_tl_python_prefix}/bin"
-             DOC "torchrun of the torch that provides LibTorch (lesson 10)")
-if(TORCHLINGS_TORCHRUN)
-  message(STATUS "torchlings: torchrun: ${TORCHLINGS_TORCHRUN}")
+# Not with a torch used as CPU-only: its Python package, which torchrun is, needs the CUDA
+# libraries left out.
+set(TORCHLINGS_TORCHRUN_MISSING "")
+if(TORCHLINGS_TORCH_CPU_USE)
+  set(TORCHLINGS_TORCHRUN "" CACHE FILEPATH
+      "torchrun of the torch that provides LibTorch (lesson 10)" FORCE)
+  set(TORCHLINGS_TORCHRUN_MISSING
+      "this torch was installed without its CUDA libraries, and torchrun (Python's torch) "
+      "cannot start without them: ./torchlings setup --cuda installs them (about 3 GB)")
+  message(STATUS "torchlings: torchrun: none (${TORCHLINGS_TORCHRUN_MISSING})")
 else()
-  message(STATUS "torchlings: torchrun: not found (lesson 10 then runs as one process)")
+  find_program(TORCHLINGS_TORCHRUN torchrun HINTS "${_tl_python_prefix}/bin"
+               DOC "torchrun of the torch that provides LibTorch (lesson 10)")
+  if(TORCHLINGS_TORCHRUN)
+    message(STATUS "torchlings: torchrun: ${TORCHLINGS_TORCHRUN}")
+  else()
+    message(STATUS "torchlings: torchrun: not found (lesson 10 then runs as one process)")
+  endif()
 endif()
 
 # --- What was found: printed now and written for `torchlings doctor`. ---
@@ -267,7 +309,12 @@ if(_torch_cuda STREQUAL "none" AND TORCHLINGS_TORCH_HAS_CUDA)
   set(_torch_cuda "${CUDA_VERSION}")
 endif()
 message(STATUS "torchlings: LibTorch ${TORCHLINGS_TORCH_VERSION} from ${Torch_DIR}")
-message(STATUS "torchlings: LibTorch built with CUDA: ${_torch_cuda}; C++11 ABI: ${_abi}")
+if(TORCHLINGS_TORCH_CPU_USE)
+  message(STATUS "torchlings: LibTorch used as CPU-only (PyPI's CUDA wheel without its CUDA "
+                 "libraries: libtorch_cpu.so and libc10.so linked); C++11 ABI: ${_abi}")
+else()
+  message(STATUS "torchlings: LibTorch built with CUDA: ${_torch_cuda}; C++11 ABI: ${_abi}")
+endif()
 if(TORCHLINGS_CUDA_KERNELS)
   message(STATUS "torchlings: CUDA kernels: compiled with ${CMAKE_CUDA_COMPILER} "
                  "${CMAKE_CUDA_COMPILER_VERSION} for ${TORCHLINGS_CUDA_ARCHITECTURES} "

@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 namespace {
 
 /// How a lesson that runs as several processes is started: CMake writes <bin>/lesson_NN.launch
-/// (`processes=N`, `torchrun=<path or empty>`) for a lesson declared with
-/// torchlings_add_lesson(PROCESSES N). Returns the launcher's argv, empty for a plain program.
+/// (`processes=N`, `torchrun=<path or empty>`, `no_torchrun=<why>` where it is known) for a
+/// lesson declared with torchlings_add_lesson(PROCESSES N). Returns the launcher's argv, empty
+/// for a plain program.
 std::vector<std::string> launcher(Context& context, const fs::path& program,
                                   const RunOptions& options) {
     const fs::path declaration = program.string() + ".launch";
@@ -33,11 +34,14 @@ std::vector<std::string> launcher(Context& context, const fs::path& program,
     }
     std::string processes = "1";
     std::string torchrun;
+    std::string why = "It comes with the torch Python package.";
     for (const std::string& line : split_lines(read_file(declaration))) {
         if (line.starts_with("processes=")) {
             processes = trim(line.substr(10));
         } else if (line.starts_with("torchrun=")) {
             torchrun = trim(line.substr(9));
+        } else if (line.starts_with("no_torchrun=")) {
+            why = trim(line.substr(12));
         }
     }
     if (options.processes > 0) {
@@ -47,7 +51,7 @@ std::vector<std::string> launcher(Context& context, const fs::path& program,
         context.err() << context.style().warn(
                              "torchrun was not found when the build was "
                              "configured: running one process alone.")
-                      << " (It comes with the torch Python package.)\n";
+                      << " (" << why << ")\n";
         return {};
     }
     // --standalone: a rendezvous on this machine, on a free port (no clash with another job).

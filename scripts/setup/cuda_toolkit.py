@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from messages import fail, say
-from torch_wheel import pip_runs
+from torch_wheel import pip_runs, used_as_cpu_only
 
 
 @dataclass
@@ -65,8 +65,9 @@ def installed_nvcc() -> str:
 
 
 def torch_build(torch_root: Path) -> TorchBuild | None:
-    """What the LibTorch at torch_root was built with; None for a CPU-only one."""
-    if not (torch_root / "lib" / "libtorch_cuda.so").exists():
+    """What the LibTorch at torch_root was built with; None for a CPU-only one, or one used as
+    CPU-only (PyPI's wheel without its CUDA libraries: torch_wheel.CPU_USE)."""
+    if not (torch_root / "lib" / "libtorch_cuda.so").exists() or used_as_cpu_only(torch_root):
         return None
     version, cuda = "", ""
     version_py = torch_root / "version.py"

@@ -139,7 +139,10 @@ def add_numpy(venv: Path) -> None:
     for site in venv.glob("lib/python3*/site-packages"):
         if not (site / "torch").is_dir() or (site / "numpy").is_dir():
             continue
-        if (venv / ".no-numpy").exists():
+        # Tried once; and not for a torch without its CUDA libraries, whose Python package (and
+        # torchrun with it) cannot start.
+        import torch_wheel
+        if (venv / ".no-numpy").exists() or (venv / torch_wheel.CPU_USE).exists():
             continue
         say("installing_numpy", venv=venv)
         if subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
@@ -149,11 +152,13 @@ def add_numpy(venv: Path) -> None:
 
 
 def replace_cpu_torch(place: Layout) -> Path | None:
-    """`setup --cuda` where the cache venv holds a CPU-only torch: the venv is set aside (its
-    path, returned, is put back if the CUDA one cannot be installed) and every build folder that
-    used it is configured again."""
+    """`setup --cuda` where the cache venv holds a CPU-only torch (the CPU wheel, or PyPI's
+    without its CUDA libraries): the venv is set aside (its path, returned, is put back if the
+    CUDA one cannot be installed) and every build folder that used it is configured again."""
+    import torch_wheel
     for torch_lib in place.venv.glob("lib/python3*/site-packages/torch/lib"):
-        if (torch_lib / "libtorch_cuda.so").exists():
+        if (torch_lib / "libtorch_cuda.so").exists() \
+                and not torch_wheel.used_as_cpu_only(torch_lib.parent):
             continue
         say("replacing_cpu_torch", venv=place.venv)
         # build/*, and this call's build folder, which TORCHLINGS_BUILD_DIR may put elsewhere.

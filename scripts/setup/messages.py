@@ -66,11 +66,13 @@ ENGLISH = {
     "wheel_cuda": "installing the torch wheel with its CUDA libraries from PyPI (about 3 GB to "
                   "download, 4.4 GB installed; once per machine)",
     "wheel_fallback": "PyTorch's CPU wheel index ({index}) cannot be reached from here; "
-                      "installing PyPI's torch wheel instead, with its CUDA libraries (about 3 GB "
-                      "to download)",
+                      "installing PyPI's torch wheel instead, without its CUDA libraries, as a "
+                      "CPU-only LibTorch (about 550 MB to download, 1.3 GB installed)",
     "wheel_cpu_failed": "the CPU-only wheel could not be installed from {index} (pip's messages "
-                        "are above); installing PyPI's torch wheel instead, with its CUDA "
-                        "libraries (about 3 GB to download)",
+                        "are above); installing PyPI's torch wheel instead, without its CUDA "
+                        "libraries, as a CPU-only LibTorch (about 550 MB to download)",
+    "wheel_cpu_use_failed": "PyPI's torch did not install or load without its CUDA libraries; "
+                            "installing them too (about 3 GB more to download)",
     "wheel_space": "not enough free space for the torch wheel in {folder}: {free:.1f} GB free, "
                    "about {needed:.1f} GB needed. Free some space there, or set XDG_CACHE_HOME "
                    "to a folder on a larger disk",
@@ -163,10 +165,13 @@ KOREAN = {
     "wheel_cuda": "PyPI에서 CUDA 라이브러리를 포함한 torch 휠을 설치합니다(받는 양 약 3 GB, 설치 "
                   "후 4.4 GB, 컴퓨터마다 한 번)",
     "wheel_fallback": "이곳에서는 PyTorch의 CPU 휠 인덱스({index})에 접속할 수 없습니다. 대신 "
-                      "PyPI의 torch 휠을 CUDA 라이브러리와 함께 설치합니다(받는 양 약 3 GB)",
+                      "PyPI의 torch 휠을 CUDA 라이브러리 없이 설치해 CPU 전용 LibTorch로 "
+                      "씁니다(받는 양 약 550 MB, 설치 후 1.3 GB)",
     "wheel_cpu_failed": "{index}에서 CPU 전용 휠을 설치하지 못했습니다(pip의 메시지는 위에 "
-                        "있습니다). 대신 PyPI의 torch 휠을 CUDA 라이브러리와 함께 "
-                        "설치합니다(받는 양 약 3 GB)",
+                        "있습니다). 대신 PyPI의 torch 휠을 CUDA 라이브러리 없이 설치해 CPU 전용 "
+                        "LibTorch로 씁니다(받는 양 약 550 MB)",
+    "wheel_cpu_use_failed": "PyPI의 torch를 CUDA 라이브러리 없이 설치하거나 불러오지 못했습니다. "
+                            "CUDA 라이브러리도 설치합니다(받는 양 약 3 GB 추가)",
     "wheel_space": "torch 휠을 설치할 공간이 부족합니다: {folder}. 남은 공간 {free:.1f} GB, "
                    "필요한 공간 약 {needed:.1f} GB. 공간을 비우거나 XDG_CACHE_HOME을 더 큰 "
                    "디스크의 폴더로 지정하세요",

@@ -10,9 +10,18 @@ Decisions, each printed as it is made:
   * Where from. The CPU wheel lives on PyTorch's own index (download.pytorch.org/whl/cpu), which
     not every network reaches: one quick look at its page of torch (no retries, a short timeout),
     then, where it answers, the install with pip's own progress and messages; else, or where that
-    install fails, PyPI's wheel (the free space checked again: it is larger).
-  * What of it. From PyPI, torch and the dependencies it declares except triton: triton compiles
-    Python code for torch.compile, which C++ never calls (1 GB installed).
+    install fails, PyPI's wheel, which is built with CUDA.
+  * What of it. Without a driver, PyPI's wheel is used as a CPU-only LibTorch: torch alone (about
+    550 MB to download, 1.3 GB installed) and the two small libraries libtorch_cpu.so itself needs
+    (the CUDA runtime and CUPTI, which its profiler links: about 15 MB), but not the 3 GB of CUDA
+    libraries that only libtorch_cuda.so uses. The course then links libtorch_cpu.so and
+    libc10.so alone, never libtorch_cuda.so, and compiles no kernel; the install is proved by
+    loading libtorch_cpu.so once. The marker CPU_USE in the venv says so to configure (CMake) and
+    to the CUDA toolkit's choice (none is needed). Python's `import torch` needs the whole wheel,
+    so torchrun does not start from such a venv (lesson 10 runs as one process and says why).
+    Where that load fails (a torch whose libtorch_cpu.so needs more), and with a driver or
+    --cuda: torch and the dependencies it declares except triton, which compiles Python code for
+    torch.compile, which C++ never calls (1 GB installed).
   * Whether it fits. Before pip starts, the free space of the venv's disk is compared with what
     the install needs; short of it, one message names the folder and both figures.
   * What was chosen, and why: one line in VENV/.torchlings-wheel, which configure records for
@@ -45,12 +54,22 @@ def pip_runs(python: str) -> bool:
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 MARKER = ".torchlings-installing"   # main.py's TORCH_MARKER too
 RECORD = ".torchlings-wheel"
+# PyPI's CUDA wheel installed without its CUDA libraries, used as a CPU-only LibTorch; read by
+# cmake/TorchlingsTorch.cmake (the same name), cuda_toolkit.py and main.py.
+CPU_USE = ".torchlings-cpu-use"
+# What libtorch_cpu.so needs besides libc10.so and the system's libraries (its DT_NEEDED entries,
+# torch 2.9 to 2.15): libcudart and libcupti. Wheels built with CUDA 12 declare their packages
+# (nvidia-cuda-runtime-cu12, nvidia-cuda-cupti-cu12); later ones declare NVIDIA's metapackage
+# cuda-toolkit with one extra per library, of which these two are kept.
+CPU_USE_NEEDS = ("nvidia-cuda-runtime", "nvidia-cuda-cupti")
+CPU_USE_EXTRAS = ("cudart", "cupti")
 # Space an install takes on the cache folder's disk at its peak, with some margin: pip downloads
 # every wheel before it installs any, into a folder beside the venv (not $TMPDIR, often a small
 # RAM disk), and keeps no copy afterwards (--no-cache-dir). PyPI's CUDA wheel without triton,
 # torch 2.15: about 3 GB downloaded (3.5 GB for a bare root's whole first command, its packages
 # included), 4.4 GB installed (measured); the CPU wheel: a few hundred MB.
-NEEDED_BYTES = {"cpu": 1_500_000_000, "cuda": 8_500_000_000}
+# PyPI's wheel used as a CPU-only LibTorch: 553 MB downloaded, 1.3 GB installed (torch 2.15).
+NEEDED_BYTES = {"cpu": 1_500_000_000, "cpu-use": 2_500_000_000, "cuda": 8_500_000_000}
 # Dependencies a C++ course never uses.
 SKIPPED = ("triton",)
 # Files whose presence means an NVIDIA driver is installed (Linux, and WSL2's driver from Windows).
@@ -70,16 +89,43 @@ def flavour(cuda_asked: bool, has_driver: bool, cpu_asked: bool = False) -> str:
 def kept_requirements(requires: list[str]) -> list[str]:
     """torch's declared dependencies (Requires-Dist lines) that the course installs: all but the
     optional extras and SKIPPED. Markers stay: pip evaluates them."""
-    kept = []
+    return [requirement for requirement in requires
+            if "extra ==" not in requirement.replace("extra==", "extra ==")
+            and requirement_name(requirement) not in SKIPPED]
+
+
+def requirement_name(requirement: str) -> str:
+    name = requirement.split(";")[0].strip()
+    for separator in "<>=!~[ (":
+        name = name.split(separator)[0]
+    return name.lower().replace("_", "-")
+
+
+def cpu_use_requirements(requires: list[str]) -> list[str]:
+    """The dependencies torch declares that libtorch_cpu.so needs, with their pins and markers:
+    the packages CPU_USE_NEEDS names, or cuda-toolkit[...] cut to the extras CPU_USE_EXTRAS;
+    nothing of cuDNN, cuBLAS, NCCL..., which only libtorch_cuda.so loads."""
+    needed = []
     for requirement in requires:
         if "extra ==" in requirement.replace("extra==", "extra =="):
             continue
-        name = requirement.split(";")[0].strip()
-        for separator in "<>=!~[ (":
-            name = name.split(separator)[0]
-        if name.lower().replace("_", "-") not in SKIPPED:
-            kept.append(requirement)
-    return kept
+        name = requirement_name(requirement)
+        if name.startswith(CPU_USE_NEEDS):
+            needed.append(requirement)
+        elif name == "cuda-toolkit" and "[" in requirement.split(";")[0]:
+            head, rest = requirement.split("[", 1)
+            extras, tail = rest.split("]", 1)
+            kept = [extra.strip() for extra in extras.split(",") if extra.strip() in CPU_USE_EXTRAS]
+            if kept:
+                needed.append(f"{head}[{','.join(kept)}]{tail}")
+    return needed
+
+
+def used_as_cpu_only(torch_root: Path) -> bool:
+    """Whether the torch package at torch_root (<venv>/lib/python3.X/site-packages/torch) is
+    PyPI's CUDA wheel installed without its CUDA libraries (the CPU_USE marker of its venv)."""
+    parents = torch_root.parents
+    return len(parents) > 3 and (parents[3] / CPU_USE).exists()
 
 
 def short_of_space(folder: Path, needed: int) -> tuple[float, float] | None:
@@ -141,7 +187,30 @@ class Installer:
         return self.run(["--index-url", CPU_INDEX, *self.shows, self.spec, "numpy"],
                         only_cpu_index=True)
 
+    def cpu_use_wheel(self) -> bool:
+        # torch without its dependencies, then the two libraries libtorch_cpu.so needs; proved by
+        # loading libtorch_cpu.so (a torch that needs more fails here, not in the first build).
+        if not self.run([*self.shows, "--no-deps", self.spec]):
+            return False
+        requires = self.requires()
+        if requires is None:
+            return False
+        needed = cpu_use_requirements(requires)
+        if needed and not self.run([*self.shows, *needed]):
+            return False
+        return self.cpu_library_loads()
+
+    def cpu_library_loads(self) -> bool:
+        # find_spec finds the package without running torch/__init__.py (which needs the CUDA
+        # libraries); ctypes loads the library as a program linking it would.
+        script = ("import ctypes, importlib.util, os; "
+                  "folder = importlib.util.find_spec('torch').submodule_search_locations[0]; "
+                  "ctypes.CDLL(os.path.join(folder, 'lib', 'libtorch_cpu.so'))")
+        return subprocess.run([self.python, "-c", script],
+                              capture_output=True).returncode == 0
+
     def pypi_wheel(self) -> bool:
+        # Also after cpu_use_wheel: pip skips the torch already there and adds the rest.
         if not self.run([*self.shows, "--no-deps", self.spec]):
             return False
         requires = self.requires()
@@ -162,6 +231,7 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
         raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
     marker = venv / MARKER
     marker.touch()
+    (venv / CPU_USE).unlink(missing_ok=True)   # a marker of an earlier install, cut short
     say("wheel_" + chosen)
     why = "asked for (--cuda)" if cuda_asked else (
         "an NVIDIA driver is installed" if chosen == "cuda" else "no NVIDIA driver")
@@ -170,16 +240,25 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
         reachable = installer.cpu_index_reachable()
         done = reachable and installer.cpu_wheel()
         record = f"CPU-only, from {CPU_INDEX} ({why})"
-    if not done:
-        if chosen == "cpu":
+        if not done:
             say("wheel_cpu_failed" if reachable else "wheel_fallback", index=CPU_INDEX)
-            why = (f"no NVIDIA driver, but the CPU-only wheel failed to install from {CPU_INDEX}"
-                   if reachable else f"no NVIDIA driver, but {CPU_INDEX} could not be reached")
-            # PyPI's wheel needs 8.5 GB, not 1.5: the space is checked again, and the marker kept
-            # (pip may have installed some of the CPU wheel's packages).
-            short = short_of_space(venv, NEEDED_BYTES["cuda"])
+            why = (f"no NVIDIA driver, and the CPU-only wheel failed to install from {CPU_INDEX}"
+                   if reachable else f"no NVIDIA driver, and {CPU_INDEX} could not be reached")
+            # The space is checked again (pip may have installed some of the CPU wheel's
+            # packages: the marker stays).
+            short = short_of_space(venv, NEEDED_BYTES["cpu-use"])
             if short:
                 raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
+            done = installer.cpu_use_wheel()
+            record = f"PyPI's CUDA wheel used as CPU-only, without its CUDA libraries ({why})"
+            if done:
+                (venv / CPU_USE).touch()
+            else:
+                say("wheel_cpu_use_failed")
+                short = short_of_space(venv, NEEDED_BYTES["cuda"])
+                if short:
+                    raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
+    if not done:
         done = installer.pypi_wheel()
         record = f"with CUDA, from PyPI, without triton ({why})"
     if not done:

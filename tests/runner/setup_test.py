@@ -37,8 +37,8 @@ TORCH_REQUIRES = [
 class FakeInstaller:
     """Records which installs were tried; each answers as told."""
 
-    def __init__(self, cpu_ok=True, pypi_ok=True, reachable=None):
-        self.cpu_ok, self.pypi_ok, self.calls = cpu_ok, pypi_ok, []
+    def __init__(self, cpu_ok=True, pypi_ok=True, reachable=None, cpu_use_ok=True):
+        self.cpu_ok, self.pypi_ok, self.cpu_use_ok, self.calls = cpu_ok, pypi_ok, cpu_use_ok, []
         # By default an index that fails the install is one that cannot be reached.
         self.reachable = cpu_ok if reachable is None else reachable
 
@@ -49,6 +49,10 @@ class FakeInstaller:
     def cpu_wheel(self):
         self.calls.append("cpu")
         return self.cpu_ok
+
+    def cpu_use_wheel(self):
+        self.calls.append("cpu-use")
+        return self.cpu_use_ok
 
     def pypi_wheel(self):
         self.calls.append("pypi")
@@ -116,31 +120,77 @@ class TorchWheel(unittest.TestCase):
         self.assertEqual((self.venv / torch_wheel.RECORD).read_text(),
                          f"CPU-only, from {torch_wheel.CPU_INDEX} (no NVIDIA driver)\n")
 
-    def test_an_unreachable_cpu_index_falls_back_to_pypi_in_one_line(self):
+    def test_an_unreachable_cpu_index_falls_back_to_pypi_without_cuda_in_one_line(self):
         installer = FakeInstaller(cpu_ok=False)
         rc, err = run_install(self.venv, installer)
-        self.assertEqual((rc, installer.calls), (0, ["look", "pypi"]))
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu-use"]))
         self.assertEqual(len([line for line in err.splitlines() if "cannot be reached" in line]), 1)
+        self.assertIn("without its CUDA libraries", err)
         self.assertFalse((self.venv / torch_wheel.MARKER).exists())
-        self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, but",
-                      (self.venv / torch_wheel.RECORD).read_text())
+        self.assertTrue((self.venv / torch_wheel.CPU_USE).exists())
+        self.assertIn("PyPI's CUDA wheel used as CPU-only, without its CUDA libraries (no NVIDIA "
+                      "driver, and", (self.venv / torch_wheel.RECORD).read_text())
 
     def test_a_cpu_wheel_that_fails_to_install_falls_back_saying_so_not_unreachable(self):
         installer = FakeInstaller(cpu_ok=False, reachable=True)
         rc, err = run_install(self.venv, installer)
-        self.assertEqual((rc, installer.calls), (0, ["look", "cpu", "pypi"]))
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu", "cpu-use"]))
         self.assertIn("could not be installed", err)
         self.assertNotIn("cannot be reached", err)
         self.assertIn("failed to install", (self.venv / torch_wheel.RECORD).read_text())
 
-    def test_the_fallback_checks_the_space_of_the_larger_wheel(self):
-        usage = mock.Mock(free=3_000_000_000)   # room for the CPU wheel, not for PyPI's
+    def test_pypi_without_cuda_that_does_not_load_gets_the_cuda_libraries_too(self):
+        (self.venv / torch_wheel.CPU_USE).touch()   # left by an earlier install, cut short
+        installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False)
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu-use", "pypi"]))
+        self.assertIn("installing them too", err)
+        self.assertFalse((self.venv / torch_wheel.CPU_USE).exists())
+        self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, and",
+                      (self.venv / torch_wheel.RECORD).read_text())
+
+    def test_each_fallback_checks_the_space_it_needs(self):
+        usage = mock.Mock(free=2_000_000_000)   # room for the CPU wheel only
         with mock.patch("shutil.disk_usage", return_value=usage):
             installer = FakeInstaller(cpu_ok=False)
             rc, err = run_install(self.venv, installer)
         self.assertEqual((rc, installer.calls), (3, ["look"]))
-        self.assertIn("3.0 GB free, about 8.5 GB needed", err)
+        self.assertIn("2.0 GB free, about 2.5 GB needed", err)
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
+        usage = mock.Mock(free=3_000_000_000)   # room for PyPI's torch alone, not with CUDA's
+        with mock.patch("shutil.disk_usage", return_value=usage):
+            installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False)
+            rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (3, ["look", "cpu-use"]))
+        self.assertIn("3.0 GB free, about 8.5 GB needed", err)
+
+    def test_only_the_cuda_runtime_and_cupti_for_libtorch_cpu(self):
+        # 2.15 declares NVIDIA's metapackage with one extra per library; 2.9 (CUDA 12.8) the
+        # packages themselves.
+        self.assertEqual(torch_wheel.cpu_use_requirements(TORCH_REQUIRES),
+                         ['cuda-toolkit[cudart,cupti]==13.2.2; platform_system == "Linux"'])
+        cu12 = ['nvidia-cuda-nvrtc-cu12==12.8.93; platform_system == "Linux"',
+                'nvidia-cuda-runtime-cu12==12.8.90; platform_system == "Linux"',
+                'nvidia-cuda-cupti-cu12==12.8.90; platform_system == "Linux"',
+                'nvidia-cudnn-cu12==9.10.2.21; platform_system == "Linux"', "sympy>=1.13.3"]
+        self.assertEqual(torch_wheel.cpu_use_requirements(cu12), cu12[1:3])
+
+    def test_a_venv_marked_cpu_use_is_cpu_only_for_the_toolkit_and_setup_cuda(self):
+        torch_root = self.venv / "lib" / "python3.12" / "site-packages" / "torch"
+        (torch_root / "lib").mkdir(parents=True)
+        (torch_root / "lib" / "libtorch_cuda.so").touch()
+        (torch_root / "version.py").write_text("__version__ = '2.15.0'\ncuda = '13.2'\n")
+        self.assertFalse(torch_wheel.used_as_cpu_only(torch_root))
+        self.assertIsNotNone(cuda_toolkit.torch_build(torch_root))
+        (self.venv / torch_wheel.CPU_USE).touch()
+        self.assertTrue(torch_wheel.used_as_cpu_only(torch_root))
+        self.assertIsNone(cuda_toolkit.torch_build(torch_root))
+        place = main.Layout(Path(self.tmp.name), "dev", Path(self.tmp.name), self.venv,
+                            Path(self.tmp.name) / "build" / "dev")
+        with contextlib.redirect_stderr(io.StringIO()):
+            aside = main.replace_cpu_torch(place)
+        self.assertEqual(aside, self.venv.with_name("venv.cpu-only"))
+        self.assertFalse(self.venv.exists())
 
     def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
         for kwargs in ({"has_driver": True}, {"cuda_asked": True}):
@@ -153,7 +203,7 @@ class TorchWheel(unittest.TestCase):
                              f"with CUDA, from PyPI, without triton ({why})\n")
 
     def test_a_failed_install_keeps_the_marker_and_says_what_to_do(self):
-        installer = FakeInstaller(cpu_ok=False, pypi_ok=False)
+        installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False, pypi_ok=False)
         rc, err = run_install(self.venv, installer)
         self.assertEqual(rc, 3)
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
@@ -205,29 +255,50 @@ exit 0
     def tearDown(self):
         self.tmp.cleanup()
 
-    def calls(self, index_rc):
+    def calls(self, index_rc, has_driver=False):
         installer = torch_wheel.Installer(self.venv, "torch==2.15.0", on_terminal=False)
         with mock.patch.dict(os.environ, {"FAKE_INDEX_RC": str(index_rc)}):
-            rc, _ = run_install(self.venv, installer)
-        self.assertEqual(rc, 0)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                torch_wheel.install(self.venv, "torch==2.15.0", False, installer,
+                                    has_driver=has_driver)
         return self.log.read_text().splitlines()
 
-    def test_one_quick_look_at_the_cpu_index_then_torch_without_deps_then_its_kept_deps(self):
+    def test_one_quick_look_at_the_cpu_index_then_torch_without_deps_then_two_libraries(self):
         calls = self.calls(index_rc=1)
         self.assertEqual(len(calls), 3, calls)
         self.assertIn(f"-m pip index --disable-pip-version-check versions --index-url "
                       f"{torch_wheel.CPU_INDEX} --timeout 10 --retries 0 torch [extra= ]", calls[0])
         self.assertIn("--no-deps torch==2.15.0", calls[1])
-        self.assertIn("nvidia-nccl-cu13==2.30.7", calls[2])
-        self.assertIn("--no-warn-conflicts", calls[2])   # else pip calls the missing triton an error
-        self.assertNotIn("triton", calls[2])
-        self.assertTrue(calls[2].endswith("numpy [extra=unset]"))
+        self.assertTrue(calls[2].endswith(
+            'cuda-toolkit[cudart,cupti]==13.2.2; platform_system == "Linux" [extra=unset]'), calls)
+        self.assertTrue((self.venv / torch_wheel.CPU_USE).exists())
+
+    def test_a_driver_gets_torch_without_deps_then_its_kept_deps(self):
+        calls = self.calls(index_rc=1, has_driver=True)
+        self.assertEqual(len(calls), 2, calls)
+        self.assertIn("--no-deps torch==2.15.0", calls[0])
+        self.assertIn("nvidia-nccl-cu13==2.30.7", calls[1])
+        self.assertIn("--no-warn-conflicts", calls[1])   # else pip calls the missing triton an error
+        self.assertNotIn("triton", calls[1])
+        self.assertTrue(calls[1].endswith("numpy [extra=unset]"))
         # Every install unpacks its downloads beside the venv (not a small RAM-backed /tmp),
         # keeps no copy in pip's cache, and leaves nothing behind.
         scratch = str(self.venv / ".pip-scratch")
         self.assertEqual(Path(f"{self.log}.tmpdir").read_text().splitlines(), [scratch, scratch])
-        self.assertTrue(all("--no-cache-dir" in call for call in calls[1:]))
+        self.assertTrue(all("--no-cache-dir" in call for call in calls))
         self.assertFalse(Path(scratch).exists())
+        self.assertFalse((self.venv / torch_wheel.CPU_USE).exists())
+
+    def test_the_load_check_runs_in_the_venv_without_importing_torch(self):
+        installer = torch_wheel.Installer(self.venv, "torch", on_terminal=False)
+        with mock.patch("subprocess.run", return_value=mock.Mock(returncode=1)) as run:
+            self.assertFalse(installer.cpu_library_loads())
+        command = run.call_args[0][0]
+        self.assertEqual(command[:2], [str(self.venv / "bin" / "python"), "-c"])
+        self.assertIn("find_spec('torch')", command[2])
+        self.assertIn("libtorch_cpu.so", command[2])
+        self.assertNotIn("import torch", command[2])
 
     def test_a_cpu_index_that_answers_gets_an_install_with_progress_retries_and_only_it(self):
         calls = self.calls(index_rc=0)
