@@ -24,13 +24,16 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   cmake_policy(VERSION 3.25)   # CMakeLists.txt's floor (cmake/CheckCourseText.cmake holds it to it)
 endif()
 
-# The Torch folder of the torch package of `python` (<torch.utils.cmake_prefix_path>/Torch), or ""
-# when that Python does not exist, does not run, or has no torch.
+# The Torch folder of the torch package of `python` (<package>/share/cmake/Torch, where
+# torch.utils.cmake_prefix_path points), or "" when that Python does not exist, does not run, or has
+# no torch. The package is found without being imported: importing torch takes seconds, and fails
+# where the set-up installed PyPI's wheel without its CUDA libraries (a CPU-only LibTorch all the
+# same: scripts/setup/torch_wheel.py).
 function(_torchlings_torch_dir_of_python python out_var)
   set(${out_var} "" PARENT_SCOPE)
   if(python AND EXISTS "${python}")
     execute_process(
-      COMMAND "${python}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
+      COMMAND "${python}" -c "import importlib.util, os; spec = importlib.util.find_spec('torch'); print(os.path.join(spec.submodule_search_locations[0], 'share', 'cmake'))"
       OUTPUT_VARIABLE prefix ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(rc EQUAL 0 AND NOT prefix STREQUAL "")
       set(${out_var} "${prefix}/Torch" PARENT_SCOPE)
@@ -67,8 +70,7 @@ function(torchlings_find_torch out_var)
   endif()
   set(${out_var} "" PARENT_SCOPE)
   # Each step's candidates, "<candidate>|<origin>": a Torch folder, or python=<a Python> for its
-  # torch package's folder (asked only when no candidate before it answered: importing torch takes
-  # seconds).
+  # torch package's folder (asked only when no candidate before it answered).
   foreach(step IN LISTS steps)
     set(candidates "")
     if(step STREQUAL "named")

@@ -196,7 +196,9 @@ class Installer:
         if requires is None:
             return False
         needed = cpu_use_requirements(requires)
-        if needed and not self.run([*self.shows, *needed]):
+        # --no-warn-conflicts: pip would else end with "ERROR: ... torch requires ..., which is
+        # not installed" for every dependency left out on purpose.
+        if needed and not self.run([*self.shows, "--no-warn-conflicts", *needed]):
             return False
         return self.cpu_library_loads()
 
