@@ -277,9 +277,9 @@ set(TORCHLINGS_TORCHRUN_MISSING "")
 if(TORCHLINGS_TORCH_CPU_USE)
   set(TORCHLINGS_TORCHRUN "" CACHE FILEPATH
       "torchrun of the torch that provides LibTorch (lesson 10)" FORCE)
-  set(TORCHLINGS_TORCHRUN_MISSING
-      "this torch was installed without its CUDA libraries, and torchrun (Python's torch) "
-      "cannot start without them: ./torchlings setup --cuda installs them (about 3 GB)")
+  string(CONCAT TORCHLINGS_TORCHRUN_MISSING
+         "this torch was installed without its CUDA libraries, and torchrun (Python's torch) "
+         "cannot start without them: ./torchlings setup --cuda installs them (about 3 GB)")
   message(STATUS "torchlings: torchrun: none (${TORCHLINGS_TORCHRUN_MISSING})")
 else()
   find_program(TORCHLINGS_TORCHRUN torchrun HINTS "${_tl_python_prefix}/bin"

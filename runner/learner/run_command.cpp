@@ -49,8 +49,7 @@ std::vector<std::string> launcher(Context& context, const fs::path& program,
     }
     if (torchrun.empty()) {
         context.err() << context.style().warn(
-                             "torchrun was not found when the build was "
-                             "configured: running one process alone.")
+                             "no torchrun in this build: running one process alone.")
                       << " (" << why << ")\n";
         return {};
     }
