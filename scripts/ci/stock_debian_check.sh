@@ -130,7 +130,7 @@ fi
 if grep -qi 'numpy' "$DIR.lesson10.out"; then
   grep -i numpy "$DIR.lesson10.out" >&2; failed="$failed lesson10-numpy-warning"
 fi
-part "lesson 10 with two processes"
+part "lesson 10"
 
 # --- 4. The notebook, with the root's Python ---------------------------------------------------------
 as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
