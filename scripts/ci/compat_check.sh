@@ -60,11 +60,13 @@ if [ "$full" = 1 ]; then
   TORCHLINGS_PRESET=dev exec ./torchlings test
 fi
 
-# The wrapper installs the wheel into its own venv and configures the build folder named here;
-# doctor prints what was found (and fails on nothing that a build would not also report).
+# The wrapper installs the wheel into its own venv and configures the build folder named here:
+# the CUDA wheel (setup --cuda), as on a GPU server or Colab, so that lesson 09's kernels compile
+# with this GCC and the nvcc the set-up chooses for that torch; without it, a machine without a
+# driver would get the wheel used as CPU-only and compile no kernel.
 start=$(date +%s)
 build="$ROOT/build/compat-$(printf '%s' "$TORCHLINGS_TORCH_SPEC" | tr -c 'A-Za-z0-9.' '-')"
-TORCHLINGS_PRESET=compat TORCHLINGS_BUILD_DIR=$build ./torchlings doctor >/dev/null || true
+TORCHLINGS_PRESET=compat TORCHLINGS_BUILD_DIR=$build ./torchlings setup --cuda >/dev/null || true
 [ -f "$build/CMakeCache.txt" ] || die "the wrapper did not configure a compat build (see above)"
 grep -q "CMAKE_CXX_COMPILER:.*$CXX" "$build/CMakeCache.txt" \
   || die "$build was configured with another compiler; remove it and run again"
