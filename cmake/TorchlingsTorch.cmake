@@ -368,6 +368,7 @@ foreach(_tl_entry IN ITEMS
     "cuda_toolkit_from|optional|_tl_cuda_from" "cuda_toolkit_note|optional|_tl_cuda_note"
     "linker|string|TORCHLINGS_LINKER" "cmake_version|string|CMAKE_VERSION"
     "gloo_headers|optional|TORCHLINGS_GLOO_INCLUDE_DIR" "torchrun|optional|TORCHLINGS_TORCHRUN"
+    "torchrun_missing|optional|TORCHLINGS_TORCHRUN_MISSING"
     "cxx_compiler_chosen_by|optional|TORCHLINGS_CXX_CHOSEN_BY" "catch2_version|string|Catch2_VERSION"
     "supported.torch|string|_tl_supported_torch" "supported.cmake|string|_tl_supported_cmake"
     "supported.gcc|string|_tl_supported_gcc" "supported.clang|string|_tl_supported_clang"

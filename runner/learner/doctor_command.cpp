@@ -158,10 +158,14 @@ void check_distributed(Report& report, const json& config) {
         report.ok("gloo", "headers in " + gloo + " (c10d::ProcessGroupGloo, lesson 10)");
     }
     const std::string torchrun = string_value(config, "torchrun");
+    const std::string missing = string_value(config, "torchrun_missing");
     if (torchrun.empty()) {
-        report.note("torchrun",
-                    "not found: lesson 10 runs as one process (torchrun comes with "
-                    "the torch Python package)");
+        report.note(
+            "torchrun",
+            "not found: lesson 10 runs as one process (" +
+                (missing.empty() ? std::string("torchrun comes with the torch Python package")
+                                 : missing) +
+                ")");
     } else {
         report.ok("torchrun", torchrun + " (starts lesson 10's processes)");
     }
