@@ -3,9 +3,11 @@
 ///
 /// The CPU twin here runs relu_body for every (block, thread) of the grid, one after another:
 /// the same calls the GPU makes in parallel. Outputs carry a poisoned tail one block long, so
-/// a thread that writes past n is caught on any machine.
+/// a thread that writes past n is caught on any machine. With TORCHLINGS_TEST_SEED set (as when a
+/// class is graded), the cases also run on inputs drawn from it (tl_test/drawn.h).
 #include "thread_index.h"
 
+#include <tl_test/drawn.h>
 #include <tl_test/tensors.h>
 
 #if TL_EXERCISE_CUDA
@@ -54,6 +56,17 @@ TEST_CASE("global_index: block * block_dim + thread", "[thread_index]") {
     CHECK(ex::global_index(0, 256, 255) == 255);
     CHECK(ex::global_index(1, 256, 0) == 256);
     CHECK(ex::global_index(3, 128, 7) == 3 * 128 + 7);
+    if (const auto seed = tl_test::test_seed()) {
+        auto draw = tl_test::drawn_generator(*seed, "global_index: block * block_dim + thread");
+        for (int k = 0; k < 8; ++k) {
+            const std::int64_t block = tl_test::draw_between(draw, 0, (std::int64_t{1} << 31) - 1);
+            const std::int64_t block_dim = tl_test::draw_between(draw, 1, 1024);
+            const std::int64_t thread = tl_test::draw_between(draw, 0, block_dim - 1);
+            INFO("block " << block << ", block_dim " << block_dim << ", thread " << thread
+                          << tl_test::seed_note());
+            CHECK(ex::global_index(block, block_dim, thread) == block * block_dim + thread);
+        }
+    }
 }
 
 TEST_CASE("global_index stays right past 2^32 elements", "[thread_index]") {
@@ -70,6 +83,15 @@ TEST_CASE("blocks_needed rounds up", "[thread_index]") {
     CHECK(ex::blocks_needed(kBlock + 1, kBlock) == 2);
     CHECK(ex::blocks_needed(1000, 32) == 32);
     CHECK(ex::blocks_needed(std::int64_t{1} << 33, 1024) == std::int64_t{1} << 23);
+    if (const auto seed = tl_test::test_seed()) {
+        auto draw = tl_test::drawn_generator(*seed, "blocks_needed rounds up");
+        for (int k = 0; k < 8; ++k) {
+            const std::int64_t n = tl_test::draw_between(draw, 0, std::int64_t{1} << 40);
+            const std::int64_t block_dim = tl_test::draw_between(draw, 1, 4096);
+            INFO("n = " << n << ", block_dim " << block_dim << tl_test::seed_note());
+            CHECK(ex::blocks_needed(n, block_dim) == n / block_dim + (n % block_dim != 0 ? 1 : 0));
+        }
+    }
 }
 
 TEST_CASE("blocks_needed stays exact past 2^53", "[thread_index]") {
@@ -77,6 +99,17 @@ TEST_CASE("blocks_needed stays exact past 2^53", "[thread_index]") {
     // 2^60 + 1 as 2^60 and forgets the partial block that holds the last element.
     CHECK(ex::blocks_needed((std::int64_t{1} << 60) + 1, 256) == (std::int64_t{1} << 52) + 1);
     CHECK(ex::blocks_needed((std::int64_t{1} << 53) + 1, 1) == (std::int64_t{1} << 53) + 1);
+    // Drawn (TORCHLINGS_TEST_SEED): most of these are off by one or more in double arithmetic.
+    if (const auto seed = tl_test::test_seed()) {
+        auto draw = tl_test::drawn_generator(*seed, "blocks_needed stays exact past 2^53");
+        for (int k = 0; k < 12; ++k) {
+            const std::int64_t n =
+                tl_test::draw_between(draw, std::int64_t{1} << 53, std::int64_t{1} << 62);
+            const std::int64_t block_dim = tl_test::draw_between(draw, 1, 256);
+            INFO("n = " << n << ", block_dim " << block_dim << tl_test::seed_note());
+            CHECK(ex::blocks_needed(n, block_dim) == n / block_dim + (n % block_dim != 0 ? 1 : 0));
+        }
+    }
 }
 
 TEST_CASE("blocks_needed rejects a negative n and an empty block", "[thread_index]") {
@@ -86,8 +119,9 @@ TEST_CASE("blocks_needed rejects a negative n and an empty block", "[thread_inde
 }
 
 TEST_CASE("relu on the CPU twin: every element once, nothing past the end", "[thread_index]") {
-    for (const std::int64_t n : {1, 7, 255, 256, 257, 1000}) {
-        INFO("n = " << n);
+    for (const std::int64_t n :
+         tl_test::with_drawn({1, 7, 255, 256, 257, 1000}, 4, 1, 3000, "relu on the CPU twin")) {
+        INFO("n = " << n << tl_test::seed_note());
         const auto x = ramp(n);
         const auto out = relu_twin(x, ex::blocks_needed(n, kBlock));
         for (std::int64_t i = 0; i < n; ++i) {
