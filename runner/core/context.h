@@ -15,6 +15,7 @@
 #include "core/messages.h"
 #include "core/state.h"
 #include "core/terminal.h"
+#include "core/test_seed.h"
 
 namespace torchlings::runner {
 
@@ -46,6 +47,12 @@ class Context {
     [[nodiscard]] std::ostream& err() const { return *err_; }
     /// Sends the reports for people elsewhere (stderr when stdout carries JSON).
     void redirect_out(std::ostream& out) { out_ = &out; }
+
+    /// The seed of this run's hidden inputs, when it grades (core/test_seed.h): every test
+    /// program then gets it as TORCHLINGS_TEST_SEED. Nothing otherwise: a test program inherits
+    /// the runner's environment as it is.
+    [[nodiscard]] const std::optional<TestSeed>& test_seed() const { return test_seed_; }
+    void set_test_seed(const TestSeed& seed) { test_seed_ = seed; }
 
     /// The course metadata; throws EnvironmentError when it cannot be read.
     [[nodiscard]] const Course& course() const;
@@ -83,6 +90,7 @@ class Context {
     std::ostream* out_;
     std::ostream* err_;
     Language language_;
+    std::optional<TestSeed> test_seed_;
     mutable std::optional<Course> course_;  // read on first use
     std::optional<StateFile> state_;
 };

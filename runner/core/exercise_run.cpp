@@ -33,6 +33,14 @@ void note_sandbox(Context& context) {
     }
 }
 
+/// Names the grading run's seed (if any) in the environment of a test program (core/test_seed.h),
+/// so that its tests draw their hidden inputs from it.
+void give_test_seed(const Context& context, ProcessSpec& spec) {
+    if (const std::optional<TestSeed>& seed = context.test_seed()) {
+        spec.environment.emplace_back(kTestSeedVariable, std::to_string(seed->value));
+    }
+}
+
 /// The cases a test program declares, in declaration order: its course main's own listing
 /// (tests/support/catch_main.cpp), the same with Catch2 v2 and v3.
 std::vector<ListedCase> list_program_cases(Context& context, const fs::path& program) {
@@ -42,6 +50,7 @@ std::vector<ListedCase> list_program_cases(Context& context, const fs::path& pro
                      OutputMode::kCapture,
                      kListTimeout};
     spec.sandboxed = true;  // ex_<id> holds the learner's code, which runs before main()
+    give_test_seed(context, spec);
     const ProcessResult listed = run_process(spec);
     std::vector<ListedCase> cases;
     // Only a signal or timeout is a failure: a program that exits before listing lists nothing.
@@ -174,6 +183,7 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
     // can sign the lines (tests/support/catch_main.cpp).
     spec.events_key = make_event_key();
     spec.sandboxed = true;
+    give_test_seed(context, spec);
     note_sandbox(context);
     run.process = run_process(spec);
     run.events = parse_test_events(run.process.events, spec.events_key);

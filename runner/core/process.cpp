@@ -313,9 +313,9 @@ ProcessResult run_process(const ProcessSpec& spec) {
         }
     }
 
-    // The child's environment: the runner's, with the events pipe named and, in the sandbox,
-    // its temporary folder as TMPDIR.
-    std::vector<std::pair<std::string, std::string>> variables;
+    // The child's environment: the runner's, with the events pipe named, the spec's own
+    // variables and, in the sandbox, its temporary folder as TMPDIR.
+    std::vector<std::pair<std::string, std::string>> variables = spec.environment;
     if (events) {
         variables.emplace_back(kEventsFdVariable, std::to_string(kEventsFd));
         if (keyed) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/language.h"
@@ -52,6 +53,9 @@ struct ProcessSpec {
     /// without capabilities: every process it starts ends when it ends, before run_process
     /// returns, and none of them can see, signal or trace the runner.
     bool sandboxed = false;
+    /// Variables set in the child's environment, over the runner's (which it inherits, in the
+    /// sandbox too): name and value.
+    std::vector<std::pair<std::string, std::string>> environment = {};
 };
 
 /// The descriptor number of the events pipe in the child (see ProcessSpec::events_pipe).

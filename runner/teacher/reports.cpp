@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/process.h"
+#include "core/test_seed.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -154,13 +155,17 @@ struct SuiteCounts {
 };
 
 std::string junit_suite(const ExerciseReport& report, const std::string& timestamp,
-                        SuiteCounts& counts) {
+                        SuiteCounts& counts, std::optional<std::uint64_t> test_seed) {
     const std::string classname = report.exercise->lesson + "." + report.exercise->id;
     std::string body;
     counts.seconds = report.seconds;
-    if (!report.flags.empty()) {
+    if (!report.flags.empty() || test_seed) {
         // JUnit's place for facts about a suite; properties come first in a <testsuite>.
         body += "    <properties>\n";
+        if (test_seed) {
+            body += "      <property" + attr("name", "torchlings.test_seed") +
+                    attr("value", std::to_string(*test_seed)) + "/>\n";
+        }
         for (const IntegrityFlag& flag : report.flags) {
             body += "      <property" + attr("name", "torchlings.flag." + flag.code) +
                     attr("value", flag_line(flag)) + "/>\n";
@@ -294,7 +299,8 @@ std::string runner_variable(const char* name) {
 }  // namespace
 
 nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
-                                  const DeclaredCases& declared) {
+                                  const DeclaredCases& declared,
+                                  std::optional<std::uint64_t> test_seed) {
     const Scores scores = score_cases(reports, declared);
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
@@ -320,11 +326,15 @@ nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
                    {"torchlings_skipped", scores.skipped},
                    {"torchlings_flags", scores.flags},
                    {"torchlings_sandbox", sandbox().description}};
+    if (test_seed) {
+        result["torchlings_test_seed"] = *test_seed;
+    }
     return with_valid_utf8(std::move(result));
 }
 
 nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
-                                  const DeclaredCases& declared) {
+                                  const DeclaredCases& declared,
+                                  std::optional<std::uint64_t> test_seed) {
     const Scores scores = score_cases(reports, declared);
     json tests = json::array();
     for (const ScoredCase& item : scores.cases) {
@@ -345,6 +355,12 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                 "\n  " + item["name"].get<std::string>() + ": " + item["reason"].get<std::string>();
         }
     }
+    if (test_seed) {
+        const std::string setting =
+            std::string(kTestSeedVariable) + "=" + std::to_string(*test_seed);
+        output += "\nTest inputs: fixed ones and ones drawn with " + setting + "; " + setting +
+                  " " + std::string(kCommand) + " check <id> replays them.";
+    }
     // What the teacher alone reads: a case worth nothing that Gradescope never shows students.
     if (!scores.flag_lines.empty()) {
         tests.push_back({{"name", "For the teacher: what these files do that no answer needs"},
@@ -359,6 +375,9 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
                      {{"torchlings_skipped", scores.skipped},
                       {"torchlings_flags", scores.flags},
                       {"torchlings_sandbox", sandbox().description}}}};
+    if (test_seed) {
+        results["extra_data"]["torchlings_test_seed"] = *test_seed;
+    }
     return with_valid_utf8(std::move(results));
 }
 
@@ -396,9 +415,14 @@ nlohmann::json exercism_results(const ExerciseReport& report) {
     return with_valid_utf8(std::move(results));
 }
 
-nlohmann::json check_json(const std::vector<ExerciseReport>& reports) {
+nlohmann::json check_json(const std::vector<ExerciseReport>& reports,
+                          std::optional<std::uint64_t> test_seed) {
     if (reports.size() == 1) {
-        return exercism_results(reports.front());
+        json results = exercism_results(reports.front());
+        if (test_seed) {
+            results["torchlings_test_seed"] = *test_seed;
+        }
+        return results;
     }
     Status worst = Status::kPass;
     json exercises = json::array();
@@ -409,16 +433,22 @@ nlohmann::json check_json(const std::vector<ExerciseReport>& reports) {
         entry["lesson"] = report.exercise->lesson;
         exercises.push_back(std::move(entry));
     }
-    return {{"version", 3}, {"status", status_name(worst)}, {"exercises", std::move(exercises)}};
+    json results = {
+        {"version", 3}, {"status", status_name(worst)}, {"exercises", std::move(exercises)}};
+    if (test_seed) {
+        results["torchlings_test_seed"] = *test_seed;
+    }
+    return results;
 }
 
-std::string junit_report(const std::vector<ExerciseReport>& reports) {
+std::string junit_report(const std::vector<ExerciseReport>& reports,
+                         std::optional<std::uint64_t> test_seed) {
     const std::string timestamp = iso_time_now();
     SuiteCounts total;
     std::string suites;
     for (const ExerciseReport& report : reports) {
         SuiteCounts counts;
-        suites += junit_suite(report, timestamp, counts);
+        suites += junit_suite(report, timestamp, counts, test_seed);
         total.add(counts);
     }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +

@@ -8,9 +8,15 @@
 /// reported as passed: the Exercism and Classroom shapes have no "skipped" status, so they are
 /// left out of `tests` and listed under `torchlings_skipped` with their reason, and they carry
 /// no score. JUnit has a `<skipped/>` element and uses it.
+///
+/// `test_seed`: the seed that the run's hidden inputs were drawn from (core/test_seed.h), which
+/// each format records (as `torchlings_test_seed`, JUnit as a property `torchlings.test_seed` of
+/// each suite) so that the run can be replayed; nothing for a run that drew no inputs.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,8 +51,10 @@ namespace torchlings::runner {
 
 /// What `check --json` prints: the results of one exercise as above; for several, an object
 /// `{"version": 3, "status": <worst>, "exercises": [{"id", "lesson", ...results}]}` where the
-/// worst status is "error", then "fail", then "pass".
-[[nodiscard]] nlohmann::json check_json(const std::vector<ExerciseReport>& reports);
+/// worst status is "error", then "fail", then "pass". Either way with `"torchlings_test_seed"`
+/// on top when there is a seed.
+[[nodiscard]] nlohmann::json check_json(const std::vector<ExerciseReport>& reports,
+                                        std::optional<std::uint64_t> test_seed = {});
 
 /// A JUnit XML document: `<testsuites>` with one `<testsuite>` per exercise (name = id, with
 /// tests, failures, errors, skipped, time and timestamp) and one `<testcase>` per test case
@@ -57,8 +65,9 @@ namespace torchlings::runner {
 /// reached are `<skipped message="not run: the program stopped early"/>`. A case that skipped
 /// itself is `<skipped message="<reason>"/>`. A build error is the `<error type="build">` of a
 /// testcase named "build". Text that XML cannot hold (control characters, invalid UTF-8) is
-/// replaced.
-[[nodiscard]] std::string junit_report(const std::vector<ExerciseReport>& reports);
+/// replaced. The seed is a `<property name="torchlings.test_seed">` of each suite.
+[[nodiscard]] std::string junit_report(const std::vector<ExerciseReport>& reports,
+                                       std::optional<std::uint64_t> test_seed = {});
 
 /// Scores, for both platforms: one point per test case that ran (or should have: a case never
 /// reached scores 0). A build error, or a run that reached no case, scores each declared case of
@@ -73,23 +82,27 @@ namespace torchlings::runner {
 /// Classroom 50's result.json (schema classroom50/result/v1), what an autograder writes in the
 /// learner's checkout: `{"schema", "classroom", "assignment", "submission", "commit", "release",
 /// "review", "datetime", "score", "max-score", "tests": [{"test-name", "passed", "score",
-/// "max-score"}], "torchlings_skipped", "torchlings_sandbox"}`. torchlings_sandbox says how the
-/// test programs were contained (core/process.h's sandbox()): "bubblewrap", or "none: <why>".
+/// "max-score"}], "torchlings_skipped", "torchlings_sandbox", "torchlings_test_seed"}`.
+/// torchlings_sandbox says how the test programs were contained (core/process.h's sandbox()):
+/// "bubblewrap", or "none: <why>"; torchlings_test_seed is the seed, when there is one.
 /// classroom, assignment, submission, commit, release and
 /// review are the runner's CLASSROOM, ASSIGNMENT, SUBMISSION_TAG, COMMIT_URL, RELEASE_URL and
 /// REVIEW_URL (else COMMIT_URL), "" when unset; datetime is now, in UTC. The runner itself stamps
 /// owner, assignment_type, submitted_by and graded_at, and overwrites datetime with the commit's.
 [[nodiscard]] nlohmann::json classroom50_result(const std::vector<ExerciseReport>& reports,
-                                                const DeclaredCases& declared = {});
+                                                const DeclaredCases& declared = {},
+                                                std::optional<std::uint64_t> test_seed = {});
 
 /// Gradescope's results.json: `{"output", "tests": [{"name", "score", "max_score", "status",
-/// "output", "visibility"}], "extra_data": {"torchlings_skipped", "torchlings_sandbox"}}` (the
-/// sandbox as in Classroom 50's result); status "passed" or
-/// "failed", output the case's message ("" for a pass), visibility "visible". The total is the
-/// sum of the tests' scores (no top-level score, which would override it); the top-level output
-/// says it in words and names the cases left out.
+/// "output", "visibility"}], "extra_data": {"torchlings_skipped", "torchlings_sandbox",
+/// "torchlings_test_seed"}}` (the sandbox and the seed as in Classroom 50's result); status
+/// "passed" or "failed", output the case's message ("" for a pass), visibility "visible". The
+/// total is the sum of the tests' scores (no top-level score, which would override it); the
+/// top-level output says it in words, names the cases left out, and gives the seed with the
+/// command that replays its inputs.
 [[nodiscard]] nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
-                                                const DeclaredCases& declared = {});
+                                                const DeclaredCases& declared = {},
+                                                std::optional<std::uint64_t> test_seed = {});
 
 /// The Gradescope results.json of a submission refused before grading: score 0, no tests, and
 /// why in its output.

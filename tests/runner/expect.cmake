@@ -25,6 +25,9 @@
 #    `"torchlings_duration_s": 0.0123`, `"duration": 12`, `time="0.012"`, ISO 8601 times;
 #  - the sandbox that contained the test programs (`"torchlings_sandbox": "bubblewrap"`, or
 #    "none: <why>") becomes <sandbox>: it depends on the machine;
+#  - the seed of a grading run's hidden inputs (`"torchlings_test_seed": 123`, the JUnit property
+#    `torchlings.test_seed`, `TORCHLINGS_TEST_SEED=123` in text) becomes <seed>: each run draws
+#    its own;
 #  - single quotes become ASCII: GCC writes ‘name’ in a UTF-8 locale and 'name' elsewhere,
 #    which XML escapes as &apos;name&apos;;
 #  - a compiler's error message, after the `file:line:col: error: ` that the runner reports,
@@ -154,6 +157,9 @@ function(normalise var)
          text "${text}")
   string(REGEX REPLACE "( time=\")[0-9.]+\"" "\\1<time>\"" text "${text}")
   string(REGEX REPLACE "(\"torchlings_sandbox\": )\"[^\"]*\"" "\\1\"<sandbox>\"" text "${text}")
+  string(REGEX REPLACE "(\"torchlings_test_seed\": )[0-9]+" "\\1\"<seed>\"" text "${text}")
+  string(REGEX REPLACE "(name=\"torchlings.test_seed\" value=\")[0-9]+" "\\1<seed>" text "${text}")
+  string(REGEX REPLACE "TORCHLINGS_TEST_SEED=[0-9]+" "TORCHLINGS_TEST_SEED=<seed>" text "${text}")
   # A compiler's message for an error at a source location (the runner's headline, in every
   # format: up to the end of the line, of a JSON string or of an XML attribute).
   string(REGEX REPLACE "(\\.(cpp|cu|h):[0-9]+:[0-9]+: error: )[^\n\"\\\\]*" "\\1<compiler message>"

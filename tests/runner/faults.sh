@@ -407,6 +407,58 @@ case $case_name in
     expect "Stopped after 8 s"
     ;;
 
+  # --- Hidden inputs --------------------------------------------------------------------------
+  lookup_table)
+    # A learner file that answers only the inputs its test shows (a table, no computing) passes
+    # a learner's check, and fails a graded one: each grading run draws a fresh seed, gives it to
+    # the test program, whose test then also draws inputs from it (tl_test/drawn.h), and records
+    # it in the reports and the summary; the seed replays the same inputs.
+    unset TORCHLINGS_TEST_SEED
+    COURSE=$HOSTILE
+    prebuild ex_hx_lookup
+    run check hx_lookup
+    expect_rc 0
+    expect "hx_lookup: 1/1 tests passed"
+    expect_not "TORCHLINGS_TEST_SEED"
+    run check hx_lookup --classroom50 "$WORK/result.json"
+    expect_rc 1
+    expect "hx_lookup: 0/1 tests passed" \
+      "drawn with TORCHLINGS_TEST_SEED=[0-9]+ \(fresh for this run\); TORCHLINGS_TEST_SEED=[0-9]+ \./torchlings check <id> replays them"
+    seed=$(sed -n 's/.*drawn with TORCHLINGS_TEST_SEED=\([0-9]*\) (fresh for this run).*/\1/p' "$OUT")
+    [ -n "$seed" ] || fail "no seed in the summary"
+    # The test program drew from the run's seed (it names it), and the result records it.
+    expect "info: n = [0-9]+ \(TORCHLINGS_TEST_SEED=$seed draws the same inputs again\)"
+    drawn=$(grep -Eo "n = [0-9]+ \(TORCHLINGS_TEST_SEED=$seed" "$OUT" | head -n 1)
+    expect_file "$WORK/result.json" "\"torchlings_test_seed\": $seed,?\$"
+    expect_file "$WORK/result.json" '"score": 0'
+    # The seed replays the failure in a learner's check, with the same drawn input.
+    TORCHLINGS_TEST_SEED=$seed run check hx_lookup
+    expect_rc 1
+    expect "info: $(printf '%s' "$drawn" | sed 's/[()]/\\&/g')"
+    # A fresh seed for each run: the next one differs (but once in 2^32).
+    run check hx_lookup --gradescope "$WORK/results.json"
+    expect_rc 1
+    expect_not "TORCHLINGS_TEST_SEED=$seed "
+    expect_file "$WORK/results.json" '"torchlings_test_seed": [0-9]+'
+    grep -Eq "\"torchlings_test_seed\": $seed,?\$" "$WORK/results.json" && fail "the seed was used twice"
+    # A teacher pins it: the reports record that one.
+    TORCHLINGS_TEST_SEED=$seed run check hx_lookup --junit "$WORK/junit.xml"
+    expect_rc 1
+    expect "drawn with TORCHLINGS_TEST_SEED=$seed \(as set\)"
+    expect_file "$WORK/junit.xml" "<property name=\"torchlings.test_seed\" value=\"$seed\"/>"
+    # Empty: no seed, the fixed inputs only. Not a number: grading refuses to start (exit 3);
+    # a learner's check fails the case that draws, naming the variable.
+    TORCHLINGS_TEST_SEED= run check hx_lookup
+    expect_rc 0
+    TORCHLINGS_TEST_SEED=soon run check hx_lookup --classroom50 "$WORK/refused.json"
+    expect_rc 3
+    expect "TORCHLINGS_TEST_SEED=soon is not a seed: expected a decimal number"
+    [ -e "$WORK/refused.json" ] && fail "a result was written for a run that did not grade"
+    TORCHLINGS_TEST_SEED=soon run check hx_lookup
+    expect_rc 1
+    expect 'TORCHLINGS_TEST_SEED="soon" is not a seed: expected a decimal number'
+    ;;
+
   # --- Progress -------------------------------------------------------------------------------
   hint_during_check)
     # Two hints given during a long check are kept when the check records its result.

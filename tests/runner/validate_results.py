@@ -11,7 +11,8 @@ passed (boolean), score and max-score, datetime in UTC (YYYY-MM-DDTHH:MM:SSZ).
 gradescope: results.json as Gradescope's specs.md describes it: tests[] with name, score,
 max_score, status (passed|failed), output and visibility; the total is the tests' sum.
 Both: torchlings_sandbox (Gradescope: in extra_data, when the file has it) is "bubblewrap" or
-"none: <why>".
+"none: <why>", and torchlings_test_seed, the seed of the run's hidden inputs, a non-negative
+integer below 2^64.
 SCORE and MAX_SCORE are what the file must give; TESTS, the number of tests (or "-").
 Prints what is wrong and exits 1, else prints the score and exits 0.
 """
@@ -37,16 +38,24 @@ def sandbox_problems(value):
     return []
 
 
+def seed_problems(value):
+    """torchlings_test_seed: the seed the test programs drew their hidden inputs from."""
+    if not integer(value) or value >= 2 ** 64:
+        return [f"torchlings_test_seed {value!r} is not an integer from 0 to 2^64 - 1"]
+    return []
+
+
 def classroom50(data, env):
     problems = []
     missing = AUTOGRADER_FIELDS - set(data)
     if missing:
         problems.append(f"fields missing: {sorted(missing)}")
     extra = set(data) - AUTOGRADER_FIELDS - {"torchlings_skipped", "torchlings_flags",
-                                             "torchlings_sandbox"}
+                                             "torchlings_sandbox", "torchlings_test_seed"}
     if extra:
         problems.append(f"fields no autograder writes: {sorted(extra)}")
     problems += sandbox_problems(data.get("torchlings_sandbox"))
+    problems += seed_problems(data.get("torchlings_test_seed"))
     if data.get("schema") != "classroom50/result/v1":
         problems.append(f"schema {data.get('schema')!r}")
     for field, variable in (("classroom", "CLASSROOM"), ("assignment", "ASSIGNMENT"),
@@ -119,6 +128,7 @@ def gradescope(data, _env):
         problems.append("output is not a string")
     if "extra_data" in data:  # a graded run's (a refusal runs nothing)
         problems += sandbox_problems(data["extra_data"].get("torchlings_sandbox"))
+        problems += seed_problems(data["extra_data"].get("torchlings_test_seed"))
     return problems, score, maximum, len(tests)
 
 

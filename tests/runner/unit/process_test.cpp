@@ -53,6 +53,25 @@ TEST_CASE("the key reaches the child through a pipe of its own, which then ends"
     CHECK(result.output == " 3 4\n");
 }
 
+TEST_CASE("the spec's variables reach the child over the runner's, in the sandbox too") {
+    setenv("TL_PROCESS_TEST_KEPT", "kept", 1);
+    setenv("TL_PROCESS_TEST_SET", "runner's", 1);
+    for (const bool contained : {false, true}) {
+        INFO((contained ? "in the sandbox" : "without it"));
+        tl::ProcessSpec spec{{"sh", "-c", "echo \"$TL_PROCESS_TEST_SET $TL_PROCESS_TEST_KEPT\""},
+                             {},
+                             tl::OutputMode::kCapture,
+                             10s};
+        spec.sandboxed = contained;
+        spec.environment = {{"TL_PROCESS_TEST_SET", "spec's"}};
+        const tl::ProcessResult result = tl::run_process(spec);
+        CHECK(result.succeeded());
+        CHECK(result.output == "spec's kept\n");
+    }
+    unsetenv("TL_PROCESS_TEST_KEPT");
+    unsetenv("TL_PROCESS_TEST_SET");
+}
+
 TEST_CASE("arguments are passed as they are, never through a shell") {
     const tl::ProcessResult result = tl::run_process(
         {{"printf", "%s|", "a b", "$(not run)", ";"}, {}, tl::OutputMode::kCapture, {}});

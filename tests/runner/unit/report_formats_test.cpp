@@ -141,6 +141,39 @@ TEST_CASE("classroom50 and gradescope: the results say which sandbox contained t
     CHECK(tl::gradescope_results(reports)["extra_data"]["torchlings_sandbox"] == level);
 }
 
+TEST_CASE("every format records the seed of the hidden inputs, and none without one") {
+    ReportFixture fixture;
+    const std::vector<tl::ExerciseReport> one =
+        tl::describe_all(fixture.context(), {failing(fixture)});
+    const std::vector<tl::ExerciseReport> two = tl::describe_all(
+        fixture.context(),
+        {failing(fixture),
+         fixture.ran("fx_pass", {make_case("adds small numbers", tl::CaseStatus::kPassed)})});
+    constexpr std::uint64_t kSeed = 18446744073709551615ULL;  // the largest: exact in the JSON
+    CHECK(tl::classroom50_result(one, {}, kSeed)["torchlings_test_seed"] == kSeed);
+    const json gradescope = tl::gradescope_results(one, {}, 31337);
+    CHECK(gradescope["extra_data"]["torchlings_test_seed"] == 31337);
+    CHECK_THAT(gradescope["output"].get<std::string>(),
+               Catch::Matchers::ContainsSubstring(
+                   "drawn with TORCHLINGS_TEST_SEED=31337; TORCHLINGS_TEST_SEED=31337 "
+                   "./torchlings check <id> replays them."));
+    CHECK(tl::check_json(one, 7)["torchlings_test_seed"] == 7);
+    CHECK(tl::check_json(two, 7)["torchlings_test_seed"] == 7);
+    const std::string xml = tl::junit_report(two, 7);
+    const std::string property =
+        "    <properties>\n      <property name=\"torchlings.test_seed\" value=\"7\"/>\n";
+    REQUIRE(xml.find(property) != std::string::npos);
+    CHECK(xml.find(property, xml.find(property) + 1) != std::string::npos);  // each suite
+
+    CHECK_FALSE(tl::classroom50_result(one).contains("torchlings_test_seed"));
+    CHECK_FALSE(tl::gradescope_results(one)["extra_data"].contains("torchlings_test_seed"));
+    CHECK_THAT(tl::gradescope_results(one)["output"].get<std::string>(),
+               !Catch::Matchers::ContainsSubstring("TORCHLINGS_TEST_SEED"));
+    CHECK_FALSE(tl::check_json(one).contains("torchlings_test_seed"));
+    CHECK_FALSE(tl::check_json(two).contains("torchlings_test_seed"));
+    CHECK(tl::junit_report(two).find("torchlings.test_seed") == std::string::npos);
+}
+
 TEST_CASE("scores: a refused report scores every declared case 0, not only those it showed") {
     ReportFixture fixture;
     // The program showed one case of the five its tests declare, and its report was refused.

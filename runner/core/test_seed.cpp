@@ -1,0 +1,51 @@
+/// @file
+/// @brief The seed of a grading run's hidden inputs.
+#include "core/test_seed.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <system_error>
+
+#include "core/context.h"
+#include "core/errors.h"
+
+namespace torchlings::runner {
+
+std::optional<std::uint64_t> parse_test_seed(std::string_view text) {
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    std::uint64_t seed = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, seed);
+    if (error != std::errc() || stop != end || text.front() < '0' || text.front() > '9') {
+        throw EnvironmentError(std::string(kTestSeedVariable) + "=" + std::string(text) +
+                                   " is not a seed: expected a decimal number from 0 to " +
+                                   std::to_string(std::numeric_limits<std::uint64_t>::max()) +
+                                   " (unset or empty: a fresh seed for each grading run)",
+                               std::string("unset ") + kTestSeedVariable);
+    }
+    return seed;
+}
+
+TestSeed grading_test_seed() {
+    const char* value = std::getenv(kTestSeedVariable);
+    if (value != nullptr) {
+        if (const std::optional<std::uint64_t> pinned = parse_test_seed(value)) {
+            return {*pinned, true};
+        }
+    }
+    std::random_device device;
+    return {static_cast<std::uint64_t>(device()) & 0xffffffffULL, false};
+}
+
+std::string test_seed_summary(const TestSeed& seed) {
+    const std::string setting = std::string(kTestSeedVariable) + "=" + std::to_string(seed.value);
+    return "Test inputs: fixed ones and ones drawn with " + setting +
+           (seed.pinned ? " (as set)" : " (fresh for this run)") + "; " + setting + " " +
+           std::string(kCommand) + " check <id> replays them.";
+}
+
+}  // namespace torchlings::runner
