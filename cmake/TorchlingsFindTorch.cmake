@@ -26,14 +26,14 @@ endif()
 
 # The Torch folder of the torch package of `python` (<package>/share/cmake/Torch, where
 # torch.utils.cmake_prefix_path points), or "" when that Python does not exist, does not run, or has
-# no torch. The package is found without being imported: importing torch takes seconds, and fails
-# where the set-up installed PyPI's wheel without its CUDA libraries (a CPU-only LibTorch all the
-# same: scripts/setup/torch_wheel.py).
+# no torch that imports. One exception: in a venv where the set-up installed PyPI's wheel without
+# its CUDA libraries (marked .torchlings-cpu-use: scripts/setup/torch_wheel.py), torch cannot be
+# imported but is a CPU-only LibTorch all the same, so there the package is only located.
 function(_torchlings_torch_dir_of_python python out_var)
   set(${out_var} "" PARENT_SCOPE)
   if(python AND EXISTS "${python}")
     execute_process(
-      COMMAND "${python}" -c "import importlib.util, os; spec = importlib.util.find_spec('torch'); print(os.path.join(spec.submodule_search_locations[0], 'share', 'cmake'))"
+      COMMAND "${python}" -c "import importlib.util, os, sys; spec = importlib.util.find_spec('torch'); folder = spec.submodule_search_locations[0]; os.path.exists(os.path.join(sys.prefix, '.torchlings-cpu-use')) or __import__('torch.utils'); print(os.path.join(folder, 'share', 'cmake'))"
       OUTPUT_VARIABLE prefix ERROR_QUIET RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(rc EQUAL 0 AND NOT prefix STREQUAL "")
       set(${out_var} "${prefix}/Torch" PARENT_SCOPE)
@@ -70,7 +70,8 @@ function(torchlings_find_torch out_var)
   endif()
   set(${out_var} "" PARENT_SCOPE)
   # Each step's candidates, "<candidate>|<origin>": a Torch folder, or python=<a Python> for its
-  # torch package's folder (asked only when no candidate before it answered).
+  # torch package's folder (asked only when no candidate before it answered: importing torch takes
+  # seconds).
   foreach(step IN LISTS steps)
     set(candidates "")
     if(step STREQUAL "named")

@@ -114,7 +114,11 @@ function(torchlings_add_lesson)
   set(launch "")
   if(ARG_PROCESSES)
     set(declaration "# How `torchlings run ${number}` starts ${target} (written by CMake).\n")
-    string(APPEND declaration "processes=${ARG_PROCESSES}\ntorchrun=${TORCHLINGS_TORCHRUN}\n")
+    set(torchrun "")
+    if(TORCHLINGS_TORCHRUN)   # not TORCHLINGS_TORCHRUN-NOTFOUND
+      set(torchrun "${TORCHLINGS_TORCHRUN}")
+    endif()
+    string(APPEND declaration "processes=${ARG_PROCESSES}\ntorchrun=${torchrun}\n")
     if(TORCHLINGS_TORCHRUN_MISSING)   # why there is none, when the set-up knows
       string(APPEND declaration "no_torchrun=${TORCHLINGS_TORCHRUN_MISSING}\n")
     endif()

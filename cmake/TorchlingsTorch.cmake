@@ -275,8 +275,10 @@ endif()
 # libraries left out.
 set(TORCHLINGS_TORCHRUN_MISSING "")
 if(TORCHLINGS_TORCH_CPU_USE)
-  set(TORCHLINGS_TORCHRUN "" CACHE FILEPATH
-      "torchrun of the torch that provides LibTorch (lesson 10)" FORCE)
+  # Not cached: an empty cached value would count as found, and torchrun would never be looked
+  # for again once `setup --cuda` brings the whole wheel.
+  unset(TORCHLINGS_TORCHRUN CACHE)
+  set(TORCHLINGS_TORCHRUN "")
   string(CONCAT TORCHLINGS_TORCHRUN_MISSING
          "this torch was installed without its CUDA libraries, and torchrun (Python's torch) "
          "cannot start without them: ./torchlings setup --cuda installs them (about 3 GB)")

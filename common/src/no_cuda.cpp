@@ -17,8 +17,8 @@ void fill_cuda_report(MachineReport& report) {
     report.notes.emplace_back(
         "This LibTorch is PyPI's CUDA build used without its CUDA part: on a machine without an "
         "NVIDIA driver the set-up left out its CUDA libraries (about 3 GB), so the course links "
-        "libtorch_cpu.so alone and CUDA is unavailable whatever the hardware. With a GPU: "
-        "./torchlings setup --cuda.");
+        "only libtorch_cpu.so and libc10.so, and CUDA is unavailable whatever the hardware. With "
+        "a GPU: ./torchlings setup --cuda.");
 #else
     report.notes.emplace_back(
         "This LibTorch was built without CUDA (a CPU-only build), so CUDA is unavailable whatever "

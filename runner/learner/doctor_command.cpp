@@ -159,13 +159,12 @@ void check_distributed(Report& report, const json& config) {
     }
     const std::string torchrun = string_value(config, "torchrun");
     const std::string missing = string_value(config, "torchrun_missing");
-    if (torchrun.empty()) {
-        report.note(
-            "torchrun",
-            "not found: lesson 10 runs as one process (" +
-                (missing.empty() ? std::string("torchrun comes with the torch Python package")
-                                 : missing) +
-                ")");
+    if (torchrun.empty() && missing.empty()) {
+        report.note("torchrun",
+                    "not found: lesson 10 runs as one process (torchrun comes with "
+                    "the torch Python package)");
+    } else if (torchrun.empty()) {
+        report.note("torchrun", "not usable: lesson 10 runs as one process (" + missing + ")");
     } else {
         report.ok("torchrun", torchrun + " (starts lesson 10's processes)");
     }

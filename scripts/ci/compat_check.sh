@@ -57,6 +57,8 @@ CXX=$COMPAT_CXX; export CXX
 say "torch '$TORCHLINGS_TORCH_SPEC', $(cmake --version | head -n 1), $($CXX --version | head -n 1)"
 cd "$ROOT"
 if [ "$full" = 1 ]; then
+  # The CUDA wheel, as below (a driverless machine would otherwise get it used as CPU-only).
+  TORCHLINGS_PRESET=dev ./torchlings setup --cuda >/dev/null
   TORCHLINGS_PRESET=dev exec ./torchlings test
 fi
 

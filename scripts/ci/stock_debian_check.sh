@@ -27,8 +27,8 @@
 #                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
-#                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): nvcc's and
-#                     CMake's wheels come from there instead of the network. The torch wheel never
+#                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): small
+#                     wheels (CUDA's runtime, CMake's) come from there instead of the network. The torch wheel never
 #                     does: the set-up installs it with --no-cache-dir, so its download is always
 #                     counted. What is installed is the same; only the time differs. With
 #                     STOCK_USER, none is lent (pip does not write to another user's cache).
@@ -87,8 +87,19 @@ as_learner 'cd ~/torchlings && cat build/dev/torchlings_config.json' >&2
 # What the first command fetched and left on disk: the download (the pip cache lent from this
 # machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
 # torch venv, a CUDA compiler when one was fetched) and the build folder.
-say "downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB; on disk: $(as_learner \
+downloaded=$(( ($(received_bytes) - received_before) / 1000000 ))
+say "downloaded $downloaded MB; on disk: $(as_learner \
   'du -sh ~/.cache/torchlings ~/torchlings/build 2>/dev/null | awk "{printf \"%s %s; \", \$2, \$1}"')"
+# No NVIDIA driver here: the torch must be a CPU-only one (PyTorch's CPU wheel, or PyPI's used as
+# CPU-only), and the whole first command must stay within a learner's first-contact budget of 1 GB
+# downloaded, the system packages included (a wheel that stopped loading without its CUDA libraries
+# would bring them back: 3.5 GB).
+wheel=$(sed -n 's/.*"torch_wheel" *: *"\([^"]*\)".*/\1/p' "$DIR$HOME_IN/torchlings/build/dev/torchlings_config.json")
+case $wheel in
+  "CPU-only, "*|"PyPI's CUDA wheel used as CPU-only"*) say "torch: $wheel" ;;
+  *) die "a machine without a driver got another torch: '$wheel'" ;;
+esac
+[ "$downloaded" -le 1000 ] || die "the first command downloaded $downloaded MB, over the 1,000 MB a first contact may take"
 part "the first command (set-up, build, lesson 01)"
 
 # --- 2. One exercise per lesson: the stub fails, the solution passes -------------------------------
@@ -116,7 +127,7 @@ for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do
 done
 part "one exercise per lesson"
 
-# --- 3. Lesson 10 with two processes ----------------------------------------------------------------
+# --- 3. Lesson 10 ------------------------------------------------------------------------------------
 as_learner 'cd ~/torchlings && ./torchlings run 10' >"$DIR.lesson10.out" 2>&1 \
   || { cat "$DIR.lesson10.out" >&2; die "lesson 10 failed"; }
 if grep -q '"torch_wheel" *: *"PyPI.s CUDA wheel used as CPU-only' "$DIR$HOME_IN/torchlings/build/dev/torchlings_config.json"; then

@@ -19,8 +19,9 @@ Decisions, each printed as it is made:
     loading libtorch_cpu.so once. The marker CPU_USE in the venv says so to configure (CMake) and
     to the CUDA toolkit's choice (none is needed). Python's `import torch` needs the whole wheel,
     so torchrun does not start from such a venv (lesson 10 runs as one process and says why).
-    Where that load fails (a torch whose libtorch_cpu.so needs more), and with a driver or
-    --cuda: torch and the dependencies it declares except triton, which compiles Python code for
+    Where that load fails (a torch whose libtorch_cpu.so needs more), where PyPI's torch is not
+    built with CUDA (Linux on ARM), and with a driver or --cuda: torch and the dependencies it
+    declares except triton, which compiles Python code for
     torch.compile, which C++ never calls (1 GB installed).
   * Whether it fits. Before pip starts, the free space of the venv's disk is compared with what
     the install needs; short of it, one message names the folder and both figures.
@@ -142,6 +143,7 @@ class Installer:
     """The pip calls, in the venv's own Python; run() is replaced in the unit tests."""
 
     def __init__(self, venv: Path, spec: str, on_terminal: bool):
+        self.venv = venv
         self.python = str(venv / "bin" / "python")
         self.spec = spec
         self.scratch = venv / ".pip-scratch"   # pip's TMPDIR, removed after each call
@@ -187,20 +189,29 @@ class Installer:
         return self.run(["--index-url", CPU_INDEX, *self.shows, self.spec, "numpy"],
                         only_cpu_index=True)
 
-    def cpu_use_wheel(self) -> bool:
-        # torch without its dependencies, then the two libraries libtorch_cpu.so needs; proved by
-        # loading libtorch_cpu.so (a torch that needs more fails here, not in the first build).
+    def cpu_use_wheel(self) -> str:
+        """torch without its dependencies, then the two libraries libtorch_cpu.so needs; proved by
+        loading libtorch_cpu.so (a torch that needs more fails here, not in the first build).
+        "cpu-use" when that worked; "pip" when pip failed (the network, a version PyPI lacks, a
+        full disk: pip's messages are on screen); "not-cuda" when PyPI's torch is not built with
+        CUDA (Linux on ARM), which then needs only its own declared dependencies; "no-load" when
+        libtorch_cpu.so does not load without the CUDA libraries."""
         if not self.run([*self.shows, "--no-deps", self.spec]):
-            return False
+            return "pip"
+        if not self.has_cuda_library():
+            return "not-cuda"
         requires = self.requires()
         if requires is None:
-            return False
+            return "no-load"
         needed = cpu_use_requirements(requires)
         # --no-warn-conflicts: pip would else end with "ERROR: ... torch requires ..., which is
         # not installed" for every dependency left out on purpose.
         if needed and not self.run([*self.shows, "--no-warn-conflicts", *needed]):
-            return False
-        return self.cpu_library_loads()
+            return "pip"
+        return "cpu-use" if self.cpu_library_loads() else "no-load"
+
+    def has_cuda_library(self) -> bool:
+        return any(self.venv.glob("lib/python3*/site-packages/torch/lib/libtorch_cuda.so"))
 
     def cpu_library_loads(self) -> bool:
         # find_spec finds the package without running torch/__init__.py (which needs the CUDA
@@ -251,18 +262,22 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
             short = short_of_space(venv, NEEDED_BYTES["cpu-use"])
             if short:
                 raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
-            done = installer.cpu_use_wheel()
+            outcome = installer.cpu_use_wheel()
+            if outcome == "pip":
+                raise fail("wheel_pip", spec=spec, venv=venv)
+            done = outcome == "cpu-use"
             record = f"PyPI's CUDA wheel used as CPU-only, without its CUDA libraries ({why})"
             if done:
                 (venv / CPU_USE).touch()
-            else:
+            elif outcome == "no-load":
                 say("wheel_cpu_use_failed")
                 short = short_of_space(venv, NEEDED_BYTES["cuda"])
                 if short:
                     raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
     if not done:
         done = installer.pypi_wheel()
-        record = f"with CUDA, from PyPI, without triton ({why})"
+        record = (f"with CUDA, from PyPI, without triton ({why})" if installer.has_cuda_library()
+                  else f"CPU-only, from PyPI ({why})")
     if not done:
         raise fail("wheel_pip", spec=spec, venv=venv)
     (venv / RECORD).write_text(record + "\n")

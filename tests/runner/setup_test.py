@@ -37,8 +37,10 @@ TORCH_REQUIRES = [
 class FakeInstaller:
     """Records which installs were tried; each answers as told."""
 
-    def __init__(self, cpu_ok=True, pypi_ok=True, reachable=None, cpu_use_ok=True):
-        self.cpu_ok, self.pypi_ok, self.cpu_use_ok, self.calls = cpu_ok, pypi_ok, cpu_use_ok, []
+    def __init__(self, cpu_ok=True, pypi_ok=True, reachable=None, cpu_use="cpu-use",
+                 cuda_library=True):
+        self.cpu_ok, self.pypi_ok, self.cpu_use, self.calls = cpu_ok, pypi_ok, cpu_use, []
+        self.cuda_library = cuda_library
         # By default an index that fails the install is one that cannot be reached.
         self.reachable = cpu_ok if reachable is None else reachable
 
@@ -52,7 +54,10 @@ class FakeInstaller:
 
     def cpu_use_wheel(self):
         self.calls.append("cpu-use")
-        return self.cpu_use_ok
+        return self.cpu_use
+
+    def has_cuda_library(self):
+        return self.cuda_library
 
     def pypi_wheel(self):
         self.calls.append("pypi")
@@ -141,13 +146,32 @@ class TorchWheel(unittest.TestCase):
 
     def test_pypi_without_cuda_that_does_not_load_gets_the_cuda_libraries_too(self):
         (self.venv / torch_wheel.CPU_USE).touch()   # left by an earlier install, cut short
-        installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False)
+        installer = FakeInstaller(cpu_ok=False, cpu_use="no-load")
         rc, err = run_install(self.venv, installer)
         self.assertEqual((rc, installer.calls), (0, ["look", "cpu-use", "pypi"]))
         self.assertIn("installing them too", err)
         self.assertFalse((self.venv / torch_wheel.CPU_USE).exists())
         self.assertIn("with CUDA, from PyPI, without triton (no NVIDIA driver, and",
                       (self.venv / torch_wheel.RECORD).read_text())
+
+    def test_a_pip_failure_without_cuda_libraries_is_said_as_such_not_retried_with_them(self):
+        installer = FakeInstaller(cpu_ok=False, cpu_use="pip")
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (3, ["look", "cpu-use"]))
+        self.assertIn("pip could not install 'torch'", err)
+        self.assertNotIn("installing them too", err)
+        self.assertFalse((self.venv / torch_wheel.CPU_USE).exists())
+        self.assertTrue((self.venv / torch_wheel.MARKER).exists())
+
+    def test_pypi_torch_without_cuda_gets_its_own_dependencies_and_says_cpu_only(self):
+        # Linux on ARM: PyPI's torch has no libtorch_cuda.so, so there is nothing to leave out.
+        installer = FakeInstaller(cpu_ok=False, cpu_use="not-cuda", cuda_library=False)
+        rc, err = run_install(self.venv, installer)
+        self.assertEqual((rc, installer.calls), (0, ["look", "cpu-use", "pypi"]))
+        self.assertNotIn("installing them too", err)
+        self.assertFalse((self.venv / torch_wheel.CPU_USE).exists())
+        self.assertTrue((self.venv / torch_wheel.RECORD).read_text().startswith(
+            "CPU-only, from PyPI (no NVIDIA driver, and"))
 
     def test_each_fallback_checks_the_space_it_needs(self):
         usage = mock.Mock(free=2_000_000_000)   # room for the CPU wheel only
@@ -159,7 +183,7 @@ class TorchWheel(unittest.TestCase):
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
         usage = mock.Mock(free=3_000_000_000)   # room for PyPI's torch alone, not with CUDA's
         with mock.patch("shutil.disk_usage", return_value=usage):
-            installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False)
+            installer = FakeInstaller(cpu_ok=False, cpu_use="no-load")
             rc, err = run_install(self.venv, installer)
         self.assertEqual((rc, installer.calls), (3, ["look", "cpu-use"]))
         self.assertIn("3.0 GB free, about 8.5 GB needed", err)
@@ -180,17 +204,40 @@ class TorchWheel(unittest.TestCase):
         (torch_root / "lib").mkdir(parents=True)
         (torch_root / "lib" / "libtorch_cuda.so").touch()
         (torch_root / "version.py").write_text("__version__ = '2.15.0'\ncuda = '13.2'\n")
+        (torch_root.parent / "numpy").mkdir()   # not installed again either way
+        place = main.Layout(Path(self.tmp.name), "dev", Path(self.tmp.name), self.venv,
+                            Path(self.tmp.name) / "build" / "dev")
+        # A CUDA venv: a CUDA torch, kept by setup --cuda.
         self.assertFalse(torch_wheel.used_as_cpu_only(torch_root))
         self.assertIsNotNone(cuda_toolkit.torch_build(torch_root))
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertIsNone(main.replace_cpu_torch(place))
+        self.assertTrue(self.venv.exists())
+        # Marked: CPU-only for the toolkit's choice, set aside by setup --cuda (and the build
+        # folder that used it configured again).
         (self.venv / torch_wheel.CPU_USE).touch()
         self.assertTrue(torch_wheel.used_as_cpu_only(torch_root))
         self.assertIsNone(cuda_toolkit.torch_build(torch_root))
-        place = main.Layout(Path(self.tmp.name), "dev", Path(self.tmp.name), self.venv,
-                            Path(self.tmp.name) / "build" / "dev")
+        cache = place.build / "CMakeCache.txt"
+        cache.parent.mkdir(parents=True)
+        cache.write_text(f"Torch_DIR:PATH={self.venv}/lib/python3.12/site-packages/torch/share\n")
         with contextlib.redirect_stderr(io.StringIO()):
             aside = main.replace_cpu_torch(place)
         self.assertEqual(aside, self.venv.with_name("venv.cpu-only"))
         self.assertFalse(self.venv.exists())
+        self.assertFalse(cache.exists())
+
+    def test_numpy_is_not_added_to_a_venv_used_as_cpu_only(self):
+        (self.venv / "lib" / "python3.12" / "site-packages" / "torch").mkdir(parents=True)
+        (self.venv / torch_wheel.CPU_USE).touch()
+        with mock.patch("subprocess.run") as run, contextlib.redirect_stderr(io.StringIO()):
+            main.add_numpy(self.venv)
+        run.assert_not_called()
+        (self.venv / torch_wheel.CPU_USE).unlink()
+        with mock.patch("subprocess.run", return_value=mock.Mock(returncode=0)) as run, \
+                contextlib.redirect_stderr(io.StringIO()):
+            main.add_numpy(self.venv)
+        self.assertIn("numpy", run.call_args[0][0])
 
     def test_a_driver_or_cuda_asked_goes_straight_to_pypi(self):
         for kwargs in ({"has_driver": True}, {"cuda_asked": True}):
@@ -203,7 +250,7 @@ class TorchWheel(unittest.TestCase):
                              f"with CUDA, from PyPI, without triton ({why})\n")
 
     def test_a_failed_install_keeps_the_marker_and_says_what_to_do(self):
-        installer = FakeInstaller(cpu_ok=False, cpu_use_ok=False, pypi_ok=False)
+        installer = FakeInstaller(cpu_ok=False, cpu_use="no-load", pypi_ok=False)
         rc, err = run_install(self.venv, installer)
         self.assertEqual(rc, 3)
         self.assertTrue((self.venv / torch_wheel.MARKER).exists())
@@ -239,6 +286,10 @@ class PipCommands(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.venv = Path(self.tmp.name) / "venv"
         (self.venv / "bin").mkdir(parents=True)
+        # What `pip install --no-deps torch` leaves of PyPI's CUDA wheel, for has_cuda_library().
+        torch_lib = self.venv / "lib" / "python3.12" / "site-packages" / "torch" / "lib"
+        torch_lib.mkdir(parents=True)
+        (torch_lib / "libtorch_cuda.so").touch()
         roomy_disk(self)
         self.log = Path(self.tmp.name) / "calls"
         python = self.venv / "bin" / "python"
