@@ -41,10 +41,18 @@ TestSeed grading_test_seed() {
     return {static_cast<std::uint64_t>(device()) & 0xffffffffULL, false};
 }
 
+bool Context::draws_test_inputs() const {
+    if (fixed_test_inputs_) {
+        return false;
+    }
+    const char* inherited = std::getenv(kTestSeedVariable);
+    return test_seed_.has_value() || (inherited != nullptr && *inherited != '\0');
+}
+
 std::string test_seed_summary(const TestSeed& seed) {
     const std::string setting = std::string(kTestSeedVariable) + "=" + std::to_string(seed.value);
-    return "Test inputs: fixed ones and ones drawn with " + setting +
-           (seed.pinned ? " (as set)" : " (fresh for this run)") + "; " + setting + " " +
+    return "Test seed: " + setting + (seed.pinned ? " (as set)" : " (fresh for this run)") +
+           ", from which the tests that draw inputs drew them; " + setting + " " +
            std::string(kCommand) + " check <id> replays them.";
 }
 

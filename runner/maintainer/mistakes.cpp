@@ -91,6 +91,7 @@ MistakeVerdict judge_mistake(const Mistake& mistake, const TestProgramRun& run) 
 
 ExitCode verify_mistake_command(Context& context, const std::string& id, const std::string& slug,
                                 bool record) {
+    context.use_fixed_test_inputs();  // the signature is recorded on the fixed inputs
     const Course& course = context.course();
     const Exercise& exercise = course.resolve_exercise(id);
     const std::vector<Mistake> mistakes = find_mistakes(course, exercise);

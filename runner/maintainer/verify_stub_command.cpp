@@ -31,6 +31,7 @@ std::vector<std::string> stub_problems(const TestProgramRun& run) {
 ExitCode verify_stub_command(Context& context, const CheckOptions& options) {
     const std::vector<const Exercise*> exercises =
         select_exercises(context.course(), options.targets, options.all, "verify-stub");
+    context.use_fixed_test_inputs();  // the stub must fail on the inputs every learner sees
     const Style& style = context.style();
     std::ostream& out = context.out();
     ExitCode overall = ExitCode::kOk;

@@ -358,8 +358,9 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
     if (test_seed) {
         const std::string setting =
             std::string(kTestSeedVariable) + "=" + std::to_string(*test_seed);
-        output += "\nTest inputs: fixed ones and ones drawn with " + setting + "; " + setting +
-                  " " + std::string(kCommand) + " check <id> replays them.";
+        output += "\nTest seed: " + setting +
+                  ", from which the tests that draw inputs drew them; " + setting + " " +
+                  std::string(kCommand) + " check <id> replays them.";
     }
     // What the teacher alone reads: a case worth nothing that Gradescope never shows students.
     if (!scores.flag_lines.empty()) {

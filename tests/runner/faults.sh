@@ -423,8 +423,8 @@ case $case_name in
     run check hx_lookup --classroom50 "$WORK/result.json"
     expect_rc 1
     expect "hx_lookup: 0/1 tests passed" \
-      "drawn with TORCHLINGS_TEST_SEED=[0-9]+ \(fresh for this run\); TORCHLINGS_TEST_SEED=[0-9]+ \./torchlings check <id> replays them"
-    seed=$(sed -n 's/.*drawn with TORCHLINGS_TEST_SEED=\([0-9]*\) (fresh for this run).*/\1/p' "$OUT")
+      "Test seed: TORCHLINGS_TEST_SEED=[0-9]+ \(fresh for this run\), from which the tests that draw inputs drew them; TORCHLINGS_TEST_SEED=[0-9]+ \./torchlings check <id> replays them"
+    seed=$(sed -n 's/.*Test seed: TORCHLINGS_TEST_SEED=\([0-9]*\) (fresh for this run).*/\1/p' "$OUT")
     [ -n "$seed" ] || fail "no seed in the summary"
     # The test program drew from the run's seed (it names it), and the result records it.
     expect "info: n = [0-9]+ \(TORCHLINGS_TEST_SEED=$seed draws the same inputs again\)"
@@ -444,7 +444,7 @@ case $case_name in
     # A teacher pins it: the reports record that one.
     TORCHLINGS_TEST_SEED=$seed run check hx_lookup --junit "$WORK/junit.xml"
     expect_rc 1
-    expect "drawn with TORCHLINGS_TEST_SEED=$seed \(as set\)"
+    expect "Test seed: TORCHLINGS_TEST_SEED=$seed \(as set\)"
     expect_file "$WORK/junit.xml" "<property name=\"torchlings.test_seed\" value=\"$seed\"/>"
     # Empty: no seed, the fixed inputs only. Not a number: grading refuses to start (exit 3);
     # a learner's check fails the case that draws, naming the variable.

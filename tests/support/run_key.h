@@ -39,6 +39,11 @@ long g_page_size = 0;
 /// The sequence number of the next signed line.
 long long g_sequence = 0;
 bool g_taken = false;
+// TORCHLINGS_TEST_SEED as the program started with it (tl_test/drawn.h reads it through
+// tl_test_seed_at_start below): a learner's file that changes its environment later changes
+// nothing the tests draw.
+std::array<char, 72> g_test_seed{};
+bool g_test_seed_set = false;
 
 #if defined(__linux__) && defined(__x86_64__)
 #define TL_KERNEL_CALLS 1
@@ -148,6 +153,16 @@ void take_key_and_events(char** envp, bool use_key) {
     int key_fd = -1;
     char** kept = envp;
     for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry) {
+        const std::string_view text(*entry);
+        constexpr std::string_view kSeed = "TORCHLINGS_TEST_SEED=";
+        if (text.rfind(kSeed, 0) == 0) {  // copied whole, or cut short (then not a seed)
+            std::size_t i = 0;
+            for (; i + 1 < g_test_seed.size() && kSeed.size() + i < text.size(); ++i) {
+                g_test_seed[i] = text[kSeed.size() + i];
+            }
+            g_test_seed[i] = '\0';
+            g_test_seed_set = true;
+        }
         const int events = descriptor_in(*entry, "TORCHLINGS_EVENTS_FD");
         const int key = descriptor_in(*entry, "TORCHLINGS_EVENTS_KEY_FD");
         if (events >= 0) {
@@ -224,6 +239,12 @@ std::string signed_line(const std::string& body) {
 }
 
 }  // namespace
+
+/// The TORCHLINGS_TEST_SEED this program started with, or nullptr when it had none: taken by the
+/// first .preinit_array entry, before any code of the learner's file ran.
+extern "C" __attribute__((visibility("hidden"))) const char* tl_test_seed_at_start() {
+    return g_test_seed_set ? g_test_seed.data() : nullptr;
+}
 
 #ifdef __ELF__
 /// The linker's start of the executable's .preinit_array (GNU ld, gold, lld and mold define it).

@@ -153,10 +153,12 @@ TEST_CASE("every format records the seed of the hidden inputs, and none without 
     CHECK(tl::classroom50_result(one, {}, kSeed)["torchlings_test_seed"] == kSeed);
     const json gradescope = tl::gradescope_results(one, {}, 31337);
     CHECK(gradescope["extra_data"]["torchlings_test_seed"] == 31337);
-    CHECK_THAT(gradescope["output"].get<std::string>(),
-               Catch::Matchers::ContainsSubstring(
-                   "drawn with TORCHLINGS_TEST_SEED=31337; TORCHLINGS_TEST_SEED=31337 "
-                   "./torchlings check <id> replays them."));
+    CHECK_THAT(
+        gradescope["output"].get<std::string>(),
+        Catch::Matchers::ContainsSubstring(
+            "Test seed: TORCHLINGS_TEST_SEED=31337, from which the tests that draw inputs drew "
+            "them; TORCHLINGS_TEST_SEED=31337 "
+            "./torchlings check <id> replays them."));
     CHECK(tl::check_json(one, 7)["torchlings_test_seed"] == 7);
     CHECK(tl::check_json(two, 7)["torchlings_test_seed"] == 7);
     const std::string xml = tl::junit_report(two, 7);

@@ -63,10 +63,22 @@ inline std::optional<std::uint64_t> parse_test_seed(std::string_view text) {
     return seed;
 }
 
-/// The seed in TORCHLINGS_TEST_SEED, or nothing when it is unset or empty. Throws
+}  // namespace tl_test
+
+/// TORCHLINGS_TEST_SEED as the program started with it, taken by the course's test main
+/// (tests/support/run_key.h) before any code of the learner's file ran; absent from a program
+/// linked without that main.
+extern "C" __attribute__((weak, visibility("hidden"))) const char* tl_test_seed_at_start();
+
+namespace tl_test {
+
+/// The seed in TORCHLINGS_TEST_SEED, or nothing when it is unset or empty: the value the program
+/// started with (a learner's file that unsets or changes the variable changes nothing here),
+/// else, in a program without the course's test main, the environment's. Throws
 /// std::invalid_argument (which fails the case) when it holds anything else.
 inline std::optional<std::uint64_t> test_seed() {
-    const char* value = std::getenv(kTestSeedVariable);
+    const char* value =
+        tl_test_seed_at_start != nullptr ? tl_test_seed_at_start() : std::getenv(kTestSeedVariable);
     return value == nullptr ? std::nullopt : parse_test_seed(value);
 }
 
