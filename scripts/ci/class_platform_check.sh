@@ -44,7 +44,12 @@ STOCK_PIP_CACHE=none
 . "$ROOT/scripts/ci/stock_root.sh"
 say() { printf '%s: %s\n' "$PLATFORM" "$*" >&2; }
 
-RUNNER=${RUNNER:-$(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null | head -n 1)}
+if [ -z "${RUNNER:-}" ]; then
+  # The newest runner of the build folders that runs here (not one cross-built for another system).
+  for candidate in $(ls -t "$ROOT"/build/*/bin/torchlings-runner 2>/dev/null); do
+    if "$candidate" help >/dev/null 2>&1; then RUNNER=$candidate; break; fi
+  done
+fi
 [ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
 host_install zip || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
 WORK="$DIR.work"
