@@ -12,7 +12,10 @@
 #    shared library by its file name (-l:libstdc++.so.6) at the front of every link line puts it
 #    first in that list. A plain -lstdc++ is not enough: a GCC installed elsewhere (seen under
 #    /opt/gcc on a GPU server) resolves it to a copy that adds nothing to the list there.
-add_link_options("$<$<LINK_LANGUAGE:CXX>:LINKER:--push-state,--no-as-needed,-l:libstdc++.so.6,--pop-state>")
+#    macOS links libc++ (no libstdc++ there) with Apple's linker, which has none of these options.
+if(NOT APPLE)
+  add_link_options("$<$<LINK_LANGUAGE:CXX>:LINKER:--push-state,--no-as-needed,-l:libstdc++.so.6,--pop-state>")
+endif()
 
 # 2. The wheel's own CUDA libraries for the linker's dependency check. ld.bfd (the default linker;
 #    the course uses mold only with GCC 12.1 or newer) checks that the libraries a program links

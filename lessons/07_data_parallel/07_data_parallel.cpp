@@ -55,7 +55,9 @@ constexpr int kShards = 4;
 constexpr double kLr = 0.1;
 constexpr int kEpochs = 5;
 
-std::string shape(const torch::Tensor& t) {
+// shape() and error_of() serve only the sections that data_parallel is compiled for
+// (TL_HAVE_DATA_PARALLEL); a LibTorch without the CUDA headers leaves them unused.
+[[maybe_unused]] std::string shape(const torch::Tensor& t) {
     std::ostringstream out;
     out << t.sizes() << " on " << t.device();
     return out.str();
@@ -76,7 +78,7 @@ std::string device_list(const std::vector<c10::Device>& devices) {
 }
 
 /// Runs `body` and returns the first line of the c10::Error it throws, or "no error".
-std::string error_of(const std::function<void()>& body) {
+[[maybe_unused]] std::string error_of(const std::function<void()>& body) {
     try {
         body();
     } catch (const c10::Error& e) {

@@ -2,10 +2,15 @@
 /// @brief `dev new` (scaffolds an exercise) and `dev check` (the course's own checks that CI
 /// runs before building anything), with the check that a stub's Given code is the solution's.
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>  // _NSGetExecutablePath
+#endif
 
 #include "core/course.h"
 #include "core/hashing.h"
@@ -201,7 +206,18 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
 /// nothing where the system does not say.
 std::optional<fs::path> this_runner() {
     std::error_code error;
+#if defined(__APPLE__)
+    // macOS has no /proc: dyld says where the program was started from.
+    std::uint32_t size = 0;
+    _NSGetExecutablePath(nullptr, &size);
+    std::string started(size, '\0');
+    if (_NSGetExecutablePath(started.data(), &size) != 0) {
+        return std::nullopt;
+    }
+    fs::path self = fs::canonical(started.c_str(), error);
+#else
     fs::path self = fs::read_symlink("/proc/self/exe", error);
+#endif
     if (error) {
         return std::nullopt;
     }
