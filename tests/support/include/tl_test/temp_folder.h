@@ -3,7 +3,8 @@
 /// everything in it when the test ends.
 #pragma once
 
-#include <stdlib.h>  // mkdtemp
+#include <stdlib.h>  // mkdtemp (glibc)
+#include <unistd.h>  // mkdtemp (macOS)
 
 #include <algorithm>
 #include <filesystem>
