@@ -4,6 +4,7 @@
 /// machine, each salt its own, and a clear failure for a value that is not a seed.
 #include <tl_test/catch.h>
 #include <tl_test/drawn.h>
+#include <tl_test/seed_variable.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,29 +15,7 @@
 
 namespace {
 
-/// Sets TORCHLINGS_TEST_SEED (or unsets it, for nullptr) for one scope, then restores it.
-class SeedVariable {
-  public:
-    explicit SeedVariable(const char* value) {
-        if (const char* old = std::getenv(tl_test::kTestSeedVariable)) {
-            saved_ = old;
-        }
-        set(value);
-    }
-    ~SeedVariable() { set(saved_ ? saved_->c_str() : nullptr); }
-    SeedVariable(const SeedVariable&) = delete;
-    SeedVariable& operator=(const SeedVariable&) = delete;
-
-  private:
-    static void set(const char* value) {
-        if (value == nullptr) {
-            unsetenv(tl_test::kTestSeedVariable);
-        } else {
-            setenv(tl_test::kTestSeedVariable, value, 1);
-        }
-    }
-    std::optional<std::string> saved_;
-};
+using tl_test::SeedVariable;
 
 using Values = std::vector<std::int64_t>;
 

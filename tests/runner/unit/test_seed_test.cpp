@@ -14,34 +14,13 @@
 #include "report_fixture.h"
 #include "tl_test/catch.h"
 #include "tl_test/drawn.h"
+#include "tl_test/seed_variable.h"
 
 using namespace tl_report_test;  // NOLINT(google-build-using-namespace): the fixture's helpers
 
 namespace {
 
-/// Sets TORCHLINGS_TEST_SEED (or unsets it, for nullptr) for one scope, then restores it.
-class SeedVariable {
-  public:
-    explicit SeedVariable(const char* value) {
-        if (const char* old = std::getenv(tl::kTestSeedVariable)) {
-            saved_ = old;
-        }
-        set(value);
-    }
-    ~SeedVariable() { set(saved_ ? saved_->c_str() : nullptr); }
-    SeedVariable(const SeedVariable&) = delete;
-    SeedVariable& operator=(const SeedVariable&) = delete;
-
-  private:
-    static void set(const char* value) {
-        if (value == nullptr) {
-            unsetenv(tl::kTestSeedVariable);
-        } else {
-            setenv(tl::kTestSeedVariable, value, 1);
-        }
-    }
-    std::optional<std::string> saved_;
-};
+using tl_test::SeedVariable;
 
 }  // namespace
 

@@ -73,12 +73,13 @@ extern "C" __attribute__((weak, visibility("hidden"))) const char* tl_test_seed_
 namespace tl_test {
 
 /// The seed in TORCHLINGS_TEST_SEED, or nothing when it is unset or empty: the value the program
-/// started with (a learner's file that unsets or changes the variable changes nothing here),
-/// else, in a program without the course's test main, the environment's. Throws
-/// std::invalid_argument (which fails the case) when it holds anything else.
+/// started with when it had one (a grading run's: a learner's file that unsets or changes the
+/// variable changes nothing here), else the environment's now (a program started without it, or
+/// without the course's test main). Throws std::invalid_argument (which fails the case) when it
+/// holds anything else.
 inline std::optional<std::uint64_t> test_seed() {
-    const char* value =
-        tl_test_seed_at_start != nullptr ? tl_test_seed_at_start() : std::getenv(kTestSeedVariable);
+    const char* at_start = tl_test_seed_at_start != nullptr ? tl_test_seed_at_start() : nullptr;
+    const char* value = at_start != nullptr ? at_start : std::getenv(kTestSeedVariable);
     return value == nullptr ? std::nullopt : parse_test_seed(value);
 }
 
