@@ -107,9 +107,7 @@ def cpu_use_requirements(requires: list[str]) -> list[str]:
     the packages CPU_USE_NEEDS names, or cuda-toolkit[...] cut to the extras CPU_USE_EXTRAS;
     nothing of cuDNN, cuBLAS, NCCL..., which only libtorch_cuda.so loads."""
     needed = []
-    for requirement in requires:
-        if "extra ==" in requirement.replace("extra==", "extra =="):
-            continue
+    for requirement in kept_requirements(requires):   # no optional extras
         name = requirement_name(requirement)
         if name.startswith(CPU_USE_NEEDS):
             needed.append(requirement)
