@@ -2,6 +2,8 @@
 # The course's site checked as a learner would use it:
 #
 #   scripts/ci/check_site.sh [build folder]     (default: build/<preset>, as ./torchlings picks it)
+#   scripts/ci/check_site.sh --tools            only install what the check needs (.ci/run does it
+#                                               while the test suite builds)
 #
 # 1. builds the site (the docs target: Doxygen warnings and broken local links — a href or src to
 #    a missing file or #anchor — fail it; docs/site.py);
@@ -14,7 +16,10 @@
 # run downloads nothing. Exit status: 0 the site is fine, 1 it is not, 2 the check could not run.
 set -eu
 cd "$(dirname -- "$0")/../.."
-if [ $# -ge 1 ]; then
+tools_only=0
+if [ "${1:-}" = --tools ]; then
+  tools_only=1 BUILD=
+elif [ $# -ge 1 ]; then
   BUILD=$1
 elif [ -n "${TORCHLINGS_PRESET:-}" ]; then
   BUILD=build/$TORCHLINGS_PRESET
@@ -24,18 +29,6 @@ else
   BUILD=build/dev
 fi
 start=$(date +%s)
-
-if [ -f "$BUILD/CMakeCache.txt" ]; then
-  cmake --build "$BUILD" --target docs || { echo "check_site: the site did not build" >&2; exit 1; }
-else
-  ./torchlings docs || { echo "check_site: the site did not build" >&2; exit 1; }
-fi
-
-# The theme is optional (docs/CMakeLists.txt): without it the screenshots show Doxygen's default look.
-if grep -q '^TORCHLINGS_DOXYGEN_AWESOME_DIR:PATH=.*NOTFOUND' "$BUILD/CMakeCache.txt" 2>/dev/null; then
-  echo "check_site: note: doxygen-awesome-css is not installed, so the site wears Doxygen's default" \
-       "look; install it (sudo apt-get install -y doxygen-awesome-css) and reconfigure $BUILD" >&2
-fi
 
 # Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).
 PACKAGES="chromium chromium-driver fonts-nanum"
@@ -60,6 +53,20 @@ if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium>=4.20,<5" \
     || { echo "check_site: could not install selenium" >&2; exit 2; }
+fi
+
+if [ "$tools_only" = 1 ]; then echo "check_site: Chromium and Selenium are ready" >&2; exit 0; fi
+
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+  cmake --build "$BUILD" --target docs || { echo "check_site: the site did not build" >&2; exit 1; }
+else
+  ./torchlings docs || { echo "check_site: the site did not build" >&2; exit 1; }
+fi
+
+# The theme is optional (docs/CMakeLists.txt): without it the screenshots show Doxygen's default look.
+if grep -q '^TORCHLINGS_DOXYGEN_AWESOME_DIR:PATH=.*NOTFOUND' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+  echo "check_site: note: doxygen-awesome-css is not installed, so the site wears Doxygen's default" \
+       "look; install it (sudo apt-get install -y doxygen-awesome-css) and reconfigure $BUILD" >&2
 fi
 
 # Selenium must not look for a browser of its own: Debian's chromedriver is named in the script.

@@ -7,6 +7,8 @@
 #                                      solution per lesson (plus read_idx_images, which once
 #                                      crashed on an older wheel); exit 0 only if all of it passed
 #   scripts/ci/compat_check.sh --full     the same set-up, then the whole test suite (./torchlings test)
+#   scripts/ci/compat_check.sh --setup    the set-up alone (the downloads and the configure), which
+#                                      .ci/run does while the test suite builds
 #
 # Everything downloaded is kept in the course's cache folder (scripts/setup/cache_dir.sh names it):
 # the torch wheel in venv-<spec>/, CMake 4 in cmake4/. A second run downloads nothing.
@@ -18,11 +20,12 @@ ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 say() { printf 'compat: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-full=0
+full=0 setup_only=0
 case "${1:-}" in
   --full) full=1 ;;
+  --setup) setup_only=1 ;;
   "") ;;
-  *) die "unknown option '$1' (expected nothing or --full)" ;;
+  *) die "unknown option '$1' (expected nothing, --full or --setup)" ;;
 esac
 
 oldest=$(sed -n 's/^set(TORCHLINGS_TORCH_OLDEST "\([0-9.]*\)".*/\1/p' "$ROOT/cmake/TorchlingsSupport.cmake")
@@ -72,6 +75,7 @@ TORCHLINGS_PRESET=compat TORCHLINGS_BUILD_DIR=$build ./torchlings setup --cuda >
 [ -f "$build/CMakeCache.txt" ] || die "the wrapper did not configure a compat build (see above)"
 grep -q "CMAKE_CXX_COMPILER:.*$CXX" "$build/CMakeCache.txt" \
   || die "$build was configured with another compiler; remove it and run again"
+if [ "$setup_only" = 1 ]; then say "set up in $(( $(date +%s) - start )) s: $build"; exit 0; fi
 cat "$build/torchlings_config.json"
 
 # One exercise per lesson (the first in each test folder), and the one that crashed before.

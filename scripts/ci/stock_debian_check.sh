@@ -12,10 +12,10 @@
 #        configure, build, lesson 01), and lesson 01's output checked; with no NVIDIA driver and
 #        no PyTorch CPU index reachable (this machine reaches PyPI only), PyPI's wheel without its
 #        CUDA libraries, used as a CPU-only LibTorch;
-#     2. for each lesson one exercise: the untouched stub fails its check, the solution passes;
-#     3. lesson 10: two processes under torchrun, or, with PyPI's wheel used as CPU-only (no
-#        torchrun there), one process and the runner's line that says why;
-#     4. the Colab notebook, executed end to end with the root's Python.
+#     2. the Colab notebook, executed end to end with the root's Python;
+#     3. for each lesson one exercise: the untouched stub fails its check, the solution passes;
+#     4. lesson 10: two processes under torchrun, or, with PyPI's wheel used as CPU-only (no
+#        torchrun there), one process and the runner's line that says why.
 #   Each part prints its time; exit status 0 only if every part passed.
 #
 # Needs root (debootstrap, chroot, mounts), debootstrap (installed with apt-get when missing) and
@@ -26,6 +26,7 @@
 #                     http://archive.ubuntu.com/ubuntu for Ubuntu, whose archive key comes from
 #                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
+#   STOCK_BASES, CI_NETWORK_LOCK  as in scripts/ci/stock_root.sh (.ci/run sets both)
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): small
 #                     wheels (CUDA's runtime, CMake's) come from there instead of the network. The torch wheel never
@@ -46,6 +47,7 @@ else
   HOME_IN=/home/$LEARNER STOCK_PIP_CACHE=none
 fi
 . "$ROOT/scripts/ci/stock_root.sh"
+net_lock   # until the first command is done: every download of this check is counted as its own
 make_stock_root
 if [ "$LEARNER" != root ]; then
   # A learner's own account: sudo without a password, as on a cloud image or a CI runner (where
@@ -101,9 +103,16 @@ case $wheel in
 esac
 [ "$downloaded" -le 1000 ] || die "the first command downloaded $downloaded MB, over the 1,000 MB a first contact may take"
 part "the first command (set-up, build, lesson 01)"
-
-# --- 2. One exercise per lesson: the stub fails, the solution passes -------------------------------
 failed=""
+
+# --- 2. The notebook, with the root's Python (it installs nbclient and ipykernel: still counted) ----
+as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
+  || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
+tail -n 3 "$DIR.notebook.out" >&2
+part "the notebook"
+net_unlock   # nothing below downloads
+
+# --- 3. One exercise per lesson: the stub fails, the solution passes -------------------------------
 for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do
   lesson=$(basename "$tests")
   id=$(ls "$tests" | sed -n 's/_test\.cpp$//p' | head -n 1)
@@ -127,7 +136,7 @@ for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do
 done
 part "one exercise per lesson"
 
-# --- 3. Lesson 10 ------------------------------------------------------------------------------------
+# --- 4. Lesson 10 ------------------------------------------------------------------------------------
 as_learner 'cd ~/torchlings && ./torchlings run 10' >"$DIR.lesson10.out" 2>&1 \
   || { cat "$DIR.lesson10.out" >&2; die "lesson 10 failed"; }
 if grep -q '"torch_wheel" *: *"PyPI.s CUDA wheel used as CPU-only' "$DIR$HOME_IN/torchlings/build/dev/torchlings_config.json"; then
@@ -143,11 +152,6 @@ if grep -qi 'numpy' "$DIR.lesson10.out"; then
 fi
 part "lesson 10"
 
-# --- 4. The notebook, with the root's Python ---------------------------------------------------------
-as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
-  || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
-tail -n 3 "$DIR.notebook.out" >&2
-part "the notebook"
 
 [ -z "$failed" ] || die "failed:$failed"
 say "all passed on $SUITE in $(( $(date +%s) - started )) s"

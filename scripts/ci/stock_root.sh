@@ -9,8 +9,14 @@
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root's /root (default: this
 #                     machine's ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none)
-# Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean, login-like
-# environment) and make_stock_root, which makes the root, mounts /proc and /dev, copies in
+#   STOCK_BASES       a folder of base roots made beforehand by scripts/ci/stock_bases.sh, one per
+#                     suite: the root is a copy of <folder>/<suite> when that one is complete
+#                     (what a check measures starts after the root is made, so only time differs)
+#   CI_NETWORK_LOCK   a lock file that checks running side by side share (.ci/run): a check holds
+#                     it while it downloads, so the bytes it counts are its own
+# Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean,
+# login-like environment), net_lock/net_unlock, counted (whether downloads are counted now) and
+# make_stock_root, which makes the root (or copies its base), mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
 # /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
 # both; minbase lacks them). The root is unmounted and removed when the calling script exits.
@@ -38,11 +44,7 @@ part() {  # part <name>: print the time of the part that ends here
   part_started=$now
 }
 
-unmount_all() {
-  for m in root/.cache/pip dev/pts dev proc; do
-    if mountpoint -q "$DIR/$m" 2>/dev/null; then umount -l "$DIR/$m" || true; fi
-  done
-}
+unmount_all() { unmount_root "$DIR"; }
 cleanup() {
   unmount_all
   rm -rf "$DIR.keyring"
@@ -61,9 +63,11 @@ host_install() {
   command -v "$1" >/dev/null 2>&1 && return 0
   { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; } || return 1
   say "installing $1"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null 2>&1 \
-    || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null \
-         && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null; }
+  # Another check beside this one may be installing too (.ci/run): wait for its lock.
+  local wait_lock=(-o DPkg::Lock::Timeout=600)
+  DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq "$1" >/dev/null 2>&1 \
+    || { DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" update -qq >/dev/null \
+         && DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq "$1" >/dev/null; }
 }
 
 # Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
@@ -72,43 +76,96 @@ in_root() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
 }
 
-make_stock_root() {
-  [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
-  case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
-  host_install debootstrap || die "could not install debootstrap"
-  unmount_all
-  rm -rf --one-file-system "$DIR" "$DIR.keyring"
-  trap cleanup EXIT
-  bootstrap=(--variant=minbase)
+# net_lock / net_unlock: hold CI_NETWORK_LOCK (when set) while this check downloads. counted:
+# status 0 while the bytes received are this check's own (the lock is held, or there is none).
+NET_LOCKED=0
+net_lock() {
+  [ -n "${CI_NETWORK_LOCK:-}" ] || return 0
+  exec 8>>"$CI_NETWORK_LOCK"
+  flock 8
+  NET_LOCKED=1
+}
+net_unlock() {
+  [ "$NET_LOCKED" = 1 ] || return 0
+  flock -u 8
+  exec 8>&-
+  NET_LOCKED=0
+}
+counted() { [ -z "${CI_NETWORK_LOCK:-}" ] || [ "$NET_LOCKED" = 1 ]; }
+
+# mount_root <dir> / unmount_root <dir>: /proc and /dev (and /dev/pts) of this machine in the root.
+mount_root() {
+  mount -t proc proc "$1/proc"
+  mount --bind /dev "$1/dev"
+  mount --bind /dev/pts "$1/dev/pts"
+}
+unmount_root() {
+  for m in root/.cache/pip dev/pts dev proc; do
+    if mountpoint -q "$1/$m" 2>/dev/null; then umount -l "$1/$m" || true; fi
+  done
+}
+
+# bootstrap_root <dir>: debootstrap's minimal root of SUITE in <dir>, with what every check adds
+# (the suite's updates for Ubuntu; ca-certificates and git), left unmounted. Its log is
+# <dir>.debootstrap.log.
+bootstrap_root() {
+  local dir=$1 script=""
+  local bootstrap=(--variant=minbase)
   if [ "$DISTRO" = ubuntu ]; then
     # Ubuntu's archive key, from the suite's own ubuntu-keyring package (fetched over HTTPS: apt
     # checks the packages against it, so they may come over HTTP, as a stock root fetches them), the
     # components a stock Ubuntu enables (universe holds Catch2, CLI11 and Ninja); debootstrap's script
     # for the suite, or gutsy's, which every Ubuntu suite since shares.
-    secure=${MIRROR/#http:/https:}
+    local secure=${MIRROR/#http:/https:} keyring_deb
     keyring_deb=$(curl -fsS "$secure/dists/$SUITE/main/binary-amd64/Packages.gz" | gzip -dc \
       | awk '/^Package: ubuntu-keyring$/ {p = 1} p && /^Filename:/ && !n++ {print $2}') \
       || die "could not read $SUITE's package list from $secure"
-    mkdir -p "$DIR.keyring"
-    curl -fsS -o "$DIR.keyring/keyring.deb" "$secure/$keyring_deb" \
-      && dpkg-deb -x "$DIR.keyring/keyring.deb" "$DIR.keyring" \
+    rm -rf "$dir.keyring"
+    mkdir -p "$dir.keyring"
+    curl -fsS -o "$dir.keyring/keyring.deb" "$secure/$keyring_deb" \
+      && dpkg-deb -x "$dir.keyring/keyring.deb" "$dir.keyring" \
       || die "could not fetch Ubuntu's archive key ($secure/$keyring_deb)"
     script=/usr/share/debootstrap/scripts/$SUITE
     [ -e "$script" ] || script=/usr/share/debootstrap/scripts/gutsy
-    bootstrap+=(--keyring="$DIR.keyring/usr/share/keyrings/ubuntu-archive-keyring.gpg"
+    bootstrap+=(--keyring="$dir.keyring/usr/share/keyrings/ubuntu-archive-keyring.gpg"
                 --components=main,universe)
   fi
-  say "debootstrap --variant=minbase $SUITE $DIR"
-  debootstrap "${bootstrap[@]}" "$SUITE" "$DIR" "$MIRROR" ${script:+"$script"} \
-    >"$DIR.debootstrap.log" 2>&1 \
-    || { tail -n 20 "$DIR.debootstrap.log" >&2; die "debootstrap failed (log: $DIR.debootstrap.log)"; }
+  say "debootstrap --variant=minbase $SUITE $dir"
+  debootstrap "${bootstrap[@]}" "$SUITE" "$dir" "$MIRROR" ${script:+"$script"} \
+    >"$dir.debootstrap.log" 2>&1 \
+    || { tail -n 20 "$dir.debootstrap.log" >&2; die "debootstrap failed (log: $dir.debootstrap.log)"; }
+  rm -rf "$dir.keyring"
   if [ "$DISTRO" = ubuntu ]; then  # a stock Ubuntu also takes the suite's updates
-    echo "deb $MIRROR $SUITE-updates main universe" >>"$DIR/etc/apt/sources.list"
-    echo "deb $MIRROR $SUITE-security main universe" >>"$DIR/etc/apt/sources.list"
+    echo "deb $MIRROR $SUITE-updates main universe" >>"$dir/etc/apt/sources.list"
+    echo "deb $MIRROR $SUITE-security main universe" >>"$dir/etc/apt/sources.list"
   fi
-  mount -t proc proc "$DIR/proc"
-  mount --bind /dev "$DIR/dev"
-  mount --bind /dev/pts "$DIR/dev/pts"
+  # What a stock installation has and minbase lacks: the certificate store and git, to clone with.
+  mount_root "$dir"
+  cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  chroot "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c \
+    'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
+     && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null' \
+    || { unmount_root "$dir"; die "could not install ca-certificates and git in the $SUITE root"; }
+  unmount_root "$dir"
+}
+
+make_stock_root() {
+  [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
+  case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
+  unmount_all
+  rm -rf --one-file-system "$DIR" "$DIR.keyring"
+  trap cleanup EXIT
+  local base=${STOCK_BASES:+$STOCK_BASES/$SUITE}
+  if [ -n "$base" ] && [ -f "$base.complete" ]; then
+    say "a copy of the $SUITE base root made beforehand ($base)"
+    cp -a "$base" "$DIR"
+    cp "$base.debootstrap.log" "$DIR.debootstrap.log"
+  else
+    host_install debootstrap || die "could not install debootstrap"
+    bootstrap_root "$DIR"
+  fi
+  mount_root "$DIR"
   cp /etc/resolv.conf "$DIR/etc/resolv.conf"
   # A Debian installation names the machine in /etc/hosts; minbase leaves it out, and torchrun's
   # rendezvous looks its own host name up.
@@ -119,11 +176,8 @@ make_stock_root() {
     mount --bind "$PIP_CACHE" "$DIR/root/.cache/pip"
     say "pip cache lent from $PIP_CACHE"
   fi
-
-  # What a stock installation has and minbase lacks: the certificate store and git, to clone with.
+  # This machine's certificate authorities (a proxy's own), which the root must trust as well.
   mkdir -p "$DIR/usr/local/share/ca-certificates"
   cp /usr/local/share/ca-certificates/*.crt "$DIR/usr/local/share/ca-certificates/" 2>/dev/null || true
-  in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
-    && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null && update-ca-certificates >/dev/null' \
-    || die "could not install ca-certificates and git in the root"
+  in_root "update-ca-certificates >/dev/null 2>&1" || die "could not update the root's certificate store"
 }
