@@ -30,32 +30,38 @@ else
 fi
 start=$(date +%s)
 
-# Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).
-PACKAGES="chromium chromium-driver fonts-nanum"
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
-   || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "check_site: installing $PACKAGES" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-    # shellcheck disable=SC2086  # word splitting of the package list is intended
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $PACKAGES \
-      >/dev/null || { echo "check_site: apt-get install $PACKAGES failed" >&2; exit 2; }
-  else
-    echo "check_site: Chromium or a Korean font is missing; install them with:" >&2
-    echo "  sudo apt-get install -y $PACKAGES" >&2
-    exit 2
+install_tools() {
+  # Chromium, its driver, and a Korean font (without one the Korean pages render as boxes).
+  PACKAGES="chromium chromium-driver fonts-nanum"
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+     || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+      echo "check_site: installing $PACKAGES" >&2
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+      # shellcheck disable=SC2086  # word splitting of the package list is intended
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $PACKAGES \
+        >/dev/null || { echo "check_site: apt-get install $PACKAGES failed" >&2; return 2; }
+    else
+      echo "check_site: Chromium or a Korean font is missing; install them with:" >&2
+      echo "  sudo apt-get install -y $PACKAGES" >&2
+      return 2
+    fi
   fi
-fi
-. scripts/setup/cache_dir.sh   # sets CACHE_DIR, the course's cache folder
-VENV="$CACHE_DIR/site-venv"
-if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
-  echo "check_site: installing selenium into $VENV" >&2
-  python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium>=4.20,<5" \
-    || { echo "check_site: could not install selenium" >&2; exit 2; }
-fi
+  . scripts/setup/cache_dir.sh   # sets CACHE_DIR, the course's cache folder
+  VENV="$CACHE_DIR/site-venv"
+  if ! "$VENV/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+    echo "check_site: installing selenium into $VENV" >&2
+    python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "selenium>=4.20,<5" \
+      || { echo "check_site: could not install selenium" >&2; return 2; }
+  fi
+}
 
-if [ "$tools_only" = 1 ]; then echo "check_site: Chromium and Selenium are ready" >&2; exit 0; fi
+if [ "$tools_only" = 1 ]; then
+  install_tools || exit $?
+  echo "check_site: Chromium and Selenium are ready" >&2
+  exit 0
+fi
 
 if [ -f "$BUILD/CMakeCache.txt" ]; then
   cmake --build "$BUILD" --target docs || { echo "check_site: the site did not build" >&2; exit 1; }
@@ -68,6 +74,8 @@ if grep -q '^TORCHLINGS_DOXYGEN_AWESOME_DIR:PATH=.*NOTFOUND' "$BUILD/CMakeCache.
   echo "check_site: note: doxygen-awesome-css is not installed, so the site wears Doxygen's default" \
        "look; install it (sudo apt-get install -y doxygen-awesome-css) and reconfigure $BUILD" >&2
 fi
+
+install_tools || exit $?
 
 # Selenium must not look for a browser of its own: Debian's chromedriver is named in the script.
 SE_OFFLINE=true "$VENV/bin/python" scripts/ci/check_site.py "$BUILD/docs" "$BUILD/site-check"

@@ -53,6 +53,7 @@ if [ -z "${RUNNER:-}" ]; then
   done
 fi
 [ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
+net_lock   # from here until the first grading (or the image) is done: its downloads are its own
 host_install zip || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
 WORK="$DIR.work"
 rm -rf "$WORK"
@@ -73,7 +74,6 @@ solutions=$(cd "$WORK/course/solutions" && for file in [0-9][0-9]_*/*.*; do
   case $file in */mistakes) ;; *) [ ! -f "$WORK/torchlings-class/exercises/$file" ] || echo "$file" ;; esac
 done)
 
-net_lock   # until the first grading (or the image) is done: its downloads are counted as its own
 make_stock_root
 part "the stock root"
 metric() {  # metric <what> <GNU time's -v output>: wall time, peak memory and (when counted) download

@@ -23,6 +23,7 @@ for suite in "$@"; do
     host_install debootstrap || die "could not install debootstrap"
     unmount_root "$DIR"
     rm -rf --one-file-system "$DIR" "$DIR.complete"
+    trap 'unmount_root "$DIR"' EXIT   # nothing of this machine left mounted in it, however it ends
     bootstrap_root "$DIR"
     touch "$DIR.complete"
     say "the $suite base root is ready in $(( $(date +%s) - started )) s"

@@ -105,7 +105,7 @@ esac
 part "the first command (set-up, build, lesson 01)"
 failed=""
 
-# --- 2. The notebook, with the root's Python (it installs nbclient and ipykernel: still counted) ----
+# --- 2. The notebook, with the root's Python (it installs nbclient and ipykernel: under the lock) ---
 as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
   || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
 tail -n 3 "$DIR.notebook.out" >&2

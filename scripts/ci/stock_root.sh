@@ -15,8 +15,9 @@
 #   CI_NETWORK_LOCK   a lock file that checks running side by side share (.ci/run): a check holds
 #                     it while it downloads, so the bytes it counts are its own
 # Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean,
-# login-like environment), net_lock/net_unlock, counted (whether downloads are counted now) and
-# make_stock_root, which makes the root (or copies its base), mounts /proc and /dev, copies in
+# login-like environment), net_lock/net_unlock, counted (whether downloads are counted now),
+# mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
+# scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its base), mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
 # /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
 # both; minbase lacks them). The root is unmounted and removed when the calling script exits.
@@ -46,6 +47,7 @@ part() {  # part <name>: print the time of the part that ends here
 
 unmount_all() { unmount_root "$DIR"; }
 cleanup() {
+  net_unlock
   unmount_all
   rm -rf "$DIR.keyring"
   if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
@@ -142,6 +144,7 @@ bootstrap_root() {
   # What a stock installation has and minbase lacks: the certificate store and git, to clone with.
   mount_root "$dir"
   cp /etc/resolv.conf "$dir/etc/resolv.conf"
+  cp /etc/hosts "$dir/etc/hosts"
   chroot "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c \
     'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
