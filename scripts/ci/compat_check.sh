@@ -48,7 +48,7 @@ PATH="$CMAKE4/bin:$PATH"; export PATH
 if [ -z "${COMPAT_CXX:-}" ]; then
   if ! command -v g++-11 >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     say "installing g++-11 (Ubuntu 22.04's and Colab's compiler)"
-    # Another check beside this one may be installing too (.ci/run): wait for apt's locks.
+    # A check run beside this one may be installing too: wait for apt's locks.
     wait_lock="-o DPkg::Lock::Timeout=600"
     # shellcheck disable=SC2086  # the option is two words
     DEBIAN_FRONTEND=noninteractive apt-get $wait_lock install -y -qq --no-install-recommends g++-11 >/dev/null 2>&1 \

@@ -26,7 +26,7 @@
 #                     http://archive.ubuntu.com/ubuntu for Ubuntu, whose archive key comes from
 #                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
-#   STOCK_BASES, CI_NETWORK_LOCK  as in scripts/ci/stock_root.sh (.ci/run sets both)
+#   STOCK_BASES, CI_NETWORK_LOCK  as in scripts/ci/stock_root.sh (.ci/run sets STOCK_BASES)
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): small
 #                     wheels (CUDA's runtime, CMake's) come from there instead of the network. The torch wheel never
@@ -151,7 +151,6 @@ if grep -qi 'numpy' "$DIR.lesson10.out"; then
   grep -i numpy "$DIR.lesson10.out" >&2; failed="$failed lesson10-numpy-warning"
 fi
 part "lesson 10"
-
 
 [ -z "$failed" ] || die "failed:$failed"
 say "all passed on $SUITE in $(( $(date +%s) - started )) s"

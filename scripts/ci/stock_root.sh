@@ -12,12 +12,13 @@
 #   STOCK_BASES       a folder of base roots made beforehand by scripts/ci/stock_bases.sh, one per
 #                     suite: the root is a copy of <folder>/<suite> when that one is complete
 #                     (what a check measures starts after the root is made, so only time differs)
-#   CI_NETWORK_LOCK   a lock file that checks running side by side share (.ci/run): a check holds
-#                     it while it downloads, so the bytes it counts are its own
+#   CI_NETWORK_LOCK   a lock file that checks run side by side share: a check holds it while it
+#                     downloads, so the bytes it counts are its own
 # Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean,
 # login-like environment), net_lock/net_unlock, counted (whether downloads are counted now),
 # mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
-# scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its base), mounts /proc and /dev, copies in
+# scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its
+# base), mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
 # /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
 # both; minbase lacks them). The root is unmounted and removed when the calling script exits.
@@ -65,7 +66,7 @@ host_install() {
   command -v "$1" >/dev/null 2>&1 && return 0
   { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; } || return 1
   say "installing $1"
-  # Another check beside this one may be installing too (.ci/run): wait for its lock.
+  # A check run beside this one may be installing too: wait for apt's lock.
   local wait_lock=(-o DPkg::Lock::Timeout=600)
   DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq "$1" >/dev/null 2>&1 \
     || { DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" update -qq >/dev/null \
