@@ -1,5 +1,6 @@
 # The course's structure as CMake reads it, and its check (like rustlings' `dev check`): which
-# exercises each lesson's exercises/NN_topic/info.md declares, and whether the files agree.
+# exercises each lesson declares (exercises/index.json, written from each lesson's
+# exercises/NN_topic/info.md by `./torchlings dev index`), and whether the files agree.
 # Included by TorchlingsExercises.cmake; also runs on its own, building nothing:
 #   cmake -D ROOT=<course folder> -P cmake/TorchlingsCourse.cmake
 #
@@ -23,7 +24,7 @@ function(torchlings_layout_path out kind root folder id)
 endfunction()
 
 # torchlings_mistake_catalogue(<out> <root> <folder> <id>): the exercise's catalogue of mistakes
-# (kMistakeFile, read by TorchlingsMistakes.cmake); it may not exist.
+# (kMistakeFile, which the runner reads into kMistakeIndex); it may not exist.
 function(torchlings_mistake_catalogue out root folder id)
   torchlings_layout_path(path kMistakeFile "${root}" "${folder}" "${id}")
   set(${out} "${path}" PARENT_SCOPE)
@@ -70,42 +71,50 @@ function(torchlings_check_mistakes root folder ids)
   endforeach()
 endfunction()
 
-# torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in file order) and
-# TORCHLINGS_TIMEOUT_<id> from the `## id: title` and `timeout_s: N` lines of the lesson's info.md
-# that are outside code blocks and hints.
-# The format's owner is the runner's parser (runner/core/course_parse.cpp), which every other tool
-# asks (`torchlings-runner list --json`, docs/course_listing.py). This second reader stays because
-# configure runs before the runner is built: it reads only ids and time limits, leniently, and
-# leaves refusing a malformed file to the runner.
+# torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in info.md's order) and
+# TORCHLINGS_TIMEOUT_<id> for the lesson <folder>, from kExerciseIndex (exercises/index.json), which
+# the format's one reader, the runner, writes from each lesson's info.md (`./torchlings dev index`;
+# runner/core/course_parse.cpp); CMake reads no Markdown. When the index does not hold the lesson's
+# info.md as it is now (its SHA-256 differs, or it is not there), a warning says so and
+# TORCHLINGS_IDS is empty: the lesson's exercises are left out of this build, and configure goes
+# on, so that a maintainer can still build the runner that writes the index.
 function(torchlings_read_exercises root folder)
+  set(TORCHLINGS_IDS "" PARENT_SCOPE)
   torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
-  file(STRINGS "${info}" lines REGEX "^(## |### |timeout_s:|```|~~~)")
-  set(ids "")
-  set(in_fence FALSE)
-  set(in_hint FALSE)
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^(```|~~~)")
-      if(in_fence)
-        set(in_fence FALSE)
-      else()
-        set(in_fence TRUE)
-      endif()
-    elseif(in_fence)
-    elseif(line MATCHES "^## ([a-z][a-z0-9_]*):")
-      set(id "${CMAKE_MATCH_1}")
-      list(APPEND ids ${id})
-      set(TORCHLINGS_TIMEOUT_${id} ${TORCHLINGS_LAYOUT_kDefaultTimeoutS} PARENT_SCOPE)
-      set(in_hint FALSE)
-    elseif(line MATCHES "^### ")
-      set(in_hint TRUE)
-    elseif(NOT in_hint AND ids AND line MATCHES "^timeout_s: *([0-9]+)")
-      set(TORCHLINGS_TIMEOUT_${id} ${CMAKE_MATCH_1} PARENT_SCOPE)
-    endif()
-  endforeach()
-  if(NOT ids)
-    file(RELATIVE_PATH shown "${root}" "${info}")
+  file(RELATIVE_PATH shown "${root}" "${info}")
+  set(index "${root}/${TORCHLINGS_LAYOUT_kExerciseIndex}")
+  set(fix "The exercises of lessons/${folder} are left out of this build. Run "
+          "`./torchlings dev index` (it writes ${TORCHLINGS_LAYOUT_kExerciseIndex} from each "
+          "info.md) and commit what it writes.")
+  if(NOT EXISTS "${index}")
+    message(WARNING "${TORCHLINGS_LAYOUT_kExerciseIndex} does not exist. " ${fix})
+    return()
+  endif()
+  file(READ "${index}" json)
+  string(JSON lesson ERROR_VARIABLE missing GET "${json}" lessons "${folder}")
+  if(missing)
+    message(WARNING "${shown} is not in ${TORCHLINGS_LAYOUT_kExerciseIndex}. " ${fix})
+    return()
+  endif()
+  string(JSON recorded GET "${lesson}" sha256)
+  file(SHA256 "${info}" actual)
+  if(NOT actual STREQUAL recorded)
+    message(WARNING "${shown} has changed since ${TORCHLINGS_LAYOUT_kExerciseIndex} was written. "
+                    ${fix})
+    return()
+  endif()
+  string(JSON count LENGTH "${lesson}" exercises)
+  if(count EQUAL 0)
     message(FATAL_ERROR "${shown} declares no exercise (expected `## id: title` headings)")
   endif()
+  set(ids "")
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON id GET "${lesson}" exercises ${i} id)
+    string(JSON timeout GET "${lesson}" exercises ${i} timeout_s)
+    list(APPEND ids ${id})
+    set(TORCHLINGS_TIMEOUT_${id} ${timeout} PARENT_SCOPE)
+  endforeach()
   set(TORCHLINGS_IDS "${ids}" PARENT_SCOPE)
 endfunction()
 
@@ -196,6 +205,9 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
     torchlings_layout_path(info kExerciseInfo "${ROOT}" "${folder}" "")
     if(EXISTS "${info}")
       torchlings_read_exercises("${ROOT}" "${folder}")
+      if(NOT TORCHLINGS_IDS)
+        continue()  # not in the index as it is now: said above
+      endif()
       torchlings_check_lesson_files("${ROOT}" "${folder}" "${TORCHLINGS_IDS}")
       list(LENGTH TORCHLINGS_IDS n)
       math(EXPR count "${count} + ${n}")
@@ -203,7 +215,7 @@ if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
         torchlings_mistake_catalogue(catalogue "${ROOT}" "${folder}" ${id})
         if(EXISTS "${catalogue}" AND IS_DIRECTORY "${ROOT}/solutions")
           torchlings_layout_path(solution kSolutionFile "${ROOT}" "${folder}" ${id})
-          torchlings_apply_mistakes("${catalogue}" "${solution}" ROOT "${ROOT}" SLUGS slugs)
+          torchlings_apply_mistakes("${ROOT}" "${folder}" ${id} "${solution}" SLUGS slugs)
           list(LENGTH slugs n)
           math(EXPR mistakes "${mistakes} + ${n}")
         endif()

@@ -15,8 +15,8 @@ file(CONFIGURE OUTPUT "${TORCHLINGS_CASES_SOURCE}"
 #                         [CUDA] [LIBRARIES lib...] [NO_PCH])
 # The test side links torchlings::core and LIBRARIES (the lesson's other libraries of common/);
 # it reuses <torch/torch.h> precompiled unless NO_PCH (torchlings_add_lesson's).
-# Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue,
-# TorchlingsLayout.cmake's kMistakeFile, one per mistake, named <slug>.cpp) is linked with the tests
+# Each of MISTAKES (the sources that TorchlingsMistakes.cmake generates from the catalogue's hunks
+# in TorchlingsLayout.cmake's kMistakeIndex, one per mistake, named <slug>.cpp) is linked with the tests
 # too, into ex_<id>_mistake_<slug>; with TORCHLINGS_STUB_CHECK, CTest proves that the tests catch
 # it.
 # CUDA (lesson 09): when this build compiles CUDA kernels, the learner's file, the solution and the
@@ -221,8 +221,8 @@ endfunction()
 
 # torchlings_add_lesson_exercises([ROOT dir] [FOLDER NN_topic] [FIXTURES] [NO_TORCH] [NO_CTEST]
 #                                 [CUDA] [NO_PCH] [LIBRARIES lib...])
-# Registers every exercise that the lesson's exercises/NN_topic/info.md declares (`## id: title`,
-# optionally followed by `timeout_s: N`), with its files where TorchlingsLayout.cmake puts them.
+# Registers every exercise that the lesson's exercises/NN_topic/info.md declares, as the course
+# index (kExerciseIndex) holds it, with its files where TorchlingsLayout.cmake puts them.
 # Called by torchlings_add_lesson(). Like rustlings' `dev check`, configure stops on a declared
 # exercise whose stub, test or solution is missing, on a stub, test or solution that info.md does
 # not declare, and on a stub without a TODO. FIXTURES (the runner's test course): solutions are not
@@ -240,7 +240,12 @@ function(torchlings_add_lesson_exercises)
   string(SUBSTRING "${folder}" 0 2 number)
   torchlings_layout_path(info kExerciseInfo "${ARG_ROOT}" "${folder}" "")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${info}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${ARG_ROOT}/${TORCHLINGS_LAYOUT_kExerciseIndex}")
   torchlings_read_exercises("${ARG_ROOT}" "${folder}")
+  if(NOT TORCHLINGS_IDS)
+    return()  # the index does not hold this info.md as it is: said above
+  endif()
   set(fixtures "")
   if(ARG_FIXTURES)
     set(fixtures FIXTURES)
@@ -267,17 +272,18 @@ function(torchlings_add_lesson_exercises)
     endif()
     set(mistake_args "")
     if(solution_args)
-      # The catalogue: each mistake's source is generated from the solution and the .md into the
-      # build folder (cmake/TorchlingsMistakes.cmake); editing either re-runs configure, and so
+      # The catalogue: each mistake's source is generated from the solution and the hunks that
+      # the index holds into the build folder (cmake/TorchlingsMistakes.cmake); editing the
+      # solution, the index or the .md (whose hash the index records) re-runs configure, and so
       # does a catalogue added later (the glob).
       torchlings_mistake_catalogue(catalogue "${ARG_ROOT}" "${folder}" ${id})
       file(GLOB present CONFIGURE_DEPENDS "${catalogue}")
       if(present)
         set(generated "${CMAKE_BINARY_DIR}/mistakes/${folder}/${id}")
-        torchlings_apply_mistakes("${catalogue}" "${solution}" ROOT "${ARG_ROOT}"
+        torchlings_apply_mistakes("${ARG_ROOT}" "${folder}" ${id} "${solution}"
                                   OUTPUT_DIR "${generated}" SOURCES mistakes)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${catalogue}"
-                                                                       "${solution}")
+          "${solution}" "${ARG_ROOT}/${TORCHLINGS_LAYOUT_kMistakeIndex}")
         set(mistake_args MISTAKES ${mistakes})
       endif()
     endif()

@@ -19,10 +19,17 @@ set(TORCHLINGS_LAYOUT_kTestFile "tests/exercises/{lesson}/{id}_test.cpp")
 # The catalogue of mistakes, one Markdown file per exercise. Each mistake is a section headed
 # `## <slug>: <title>` (slug [a-z0-9_]+): a paragraph on why learners make it, an optional line
 # kMistakeGpuOnly + reason (only a [gpu] case can catch it), a kMistakeCaughtBy line (the cases
-# that fail, and how), and a ```diff block against the solution that configure applies
-# (cmake/TorchlingsMistakes.cmake; runner/README.md, "The catalogue of mistakes").
+# that fail, and how), and a ```diff block against the solution (runner/README.md, "The catalogue
+# of mistakes").
 set(TORCHLINGS_LAYOUT_kMistakeFile "solutions/{lesson}/mistakes/{id}.md")
 # A learner copy (`export --learner`) has no solutions/: the catalogue goes there without its diffs.
 set(TORCHLINGS_LAYOUT_kMistakeNotes "exercises/{lesson}/mistakes/{id}.md")
 set(TORCHLINGS_LAYOUT_kMistakeGpuOnly "GPU only: ")
 set(TORCHLINGS_LAYOUT_kMistakeCaughtBy "caught by: ")
+
+# What configure reads of those Markdown files, written by their one reader, the runner
+# (`./torchlings dev index`), and committed: each lesson's exercises and time limits (from
+# kExerciseInfo), and each catalogued mistake's hunks (from kMistakeFile; it stays with the
+# solutions, since the hunks show them). Each records the SHA-256 of the files it was made from.
+set(TORCHLINGS_LAYOUT_kExerciseIndex "exercises/index.json")
+set(TORCHLINGS_LAYOUT_kMistakeIndex "solutions/mistakes.json")

@@ -1,16 +1,12 @@
-# The catalogue of mistakes as CMake reads it: one Markdown file per exercise (layout.h's
-# kMistakeFile, solutions/NN_topic/mistakes/<id>.md), each mistake a `## <slug>: <title>` section
-# whose ```diff block says how it differs from today's solution. Configure applies the blocks and
-# writes each mistake's source into the build folder; nothing else ever holds a copy.
+# The catalogue of mistakes as configure builds it: each mistake's source is today's solution with
+# the mistake's hunks applied, written into the build folder; nothing else ever holds a copy.
+# CMake reads no Markdown: the hunks come from TorchlingsLayout.cmake's kMistakeIndex
+# (solutions/mistakes.json), which the catalogue's one reader, the runner, writes from the .md
+# files (`./torchlings dev index`; runner/README.md, "The catalogue of mistakes").
 #
-# A diff block is one or more hunks separated by a line `@@`. In a hunk, a line starting with ' '
-# is context (an empty line is an empty context line), '-' a line removed, '+' a line added. The
-# hunk's old text (its context and '-' lines, whole lines) must occur exactly once in the solution;
-# it is replaced by its new text (its context and '+' lines). Every hunk is found in the solution
-# as it is, so hunks must not overlap; they are applied together.
-#
-# The C++ reader of the same format is the runner's (runner/README.md, "The catalogue of
-# mistakes"); this file only builds from it. Strings are taken apart with string(FIND) and
+# A hunk is an old text (whole lines, each ending in "\n") that must occur exactly once in the
+# solution, and the new text that replaces it. Every hunk is found in the solution as it is, so
+# hunks must not overlap; they are applied together. Strings are taken apart with string(FIND) and
 # string(SUBSTRING), never as lists, so `;`, `[`, `]` and backslashes in C++ pass through as they
 # are.
 
@@ -19,17 +15,6 @@
 cmake_policy(PUSH)
 cmake_policy(SET CMP0054 NEW)
 cmake_policy(SET CMP0057 NEW)
-
-# _torchlings_mistake_fail(<md shown> <line> <text...>): stops configure, naming the .md and line.
-# The text's pieces are read one by one (ARGV<n>), since ARGN would split them at each `;`.
-function(_torchlings_mistake_fail shown line)
-  set(text "")
-  math(EXPR last "${ARGC} - 1")
-  foreach(n RANGE 2 ${last})
-    string(APPEND text "${ARGV${n}}")
-  endforeach()
-  message(FATAL_ERROR "${shown}:${line}: ${text}")
-endfunction()
 
 # _torchlings_count_lines(<out> <text>): how many "\n" the text holds.
 function(_torchlings_count_lines out text)
@@ -40,136 +25,59 @@ function(_torchlings_count_lines out text)
   set(${out} ${n} PARENT_SCOPE)
 endfunction()
 
-# torchlings_apply_mistakes(<md> <solution> [ROOT dir] [OUTPUT_DIR dir] [SOURCES out]
+# torchlings_mistake_entry(<out> <root> <folder> <id>): the kMistakeIndex entry (JSON) of the
+# exercise's catalogue, or "" with a warning when the index does not hold the catalogue as it is
+# now (its SHA-256 differs, or it is not there): its mistakes are then left out of this build, and
+# configure goes on, so that a maintainer can still build the runner that writes the index.
+function(torchlings_mistake_entry out root folder id)
+  set(${out} "" PARENT_SCOPE)
+  torchlings_layout_path(md kMistakeFile "${root}" "${folder}" "${id}")
+  file(RELATIVE_PATH shown "${root}" "${md}")
+  set(index "${root}/${TORCHLINGS_LAYOUT_kMistakeIndex}")
+  set(fix "The mistakes of '${id}' are left out of this build. Run `./torchlings dev index` "
+          "(it writes ${TORCHLINGS_LAYOUT_kMistakeIndex} from the catalogues) and commit what "
+          "it writes.")
+  if(NOT EXISTS "${index}")
+    message(WARNING "${TORCHLINGS_LAYOUT_kMistakeIndex} does not exist. " ${fix})
+    return()
+  endif()
+  file(READ "${index}" json)
+  string(JSON entry ERROR_VARIABLE missing GET "${json}" lessons "${folder}" "${id}")
+  if(missing)
+    message(WARNING "${shown} is not in ${TORCHLINGS_LAYOUT_kMistakeIndex}. " ${fix})
+    return()
+  endif()
+  string(JSON recorded GET "${entry}" sha256)
+  file(SHA256 "${md}" actual)
+  if(NOT actual STREQUAL recorded)
+    message(WARNING "${shown} has changed since ${TORCHLINGS_LAYOUT_kMistakeIndex} was written. "
+                    ${fix})
+    return()
+  endif()
+  set(${out} "${entry}" PARENT_SCOPE)
+endfunction()
+
+# torchlings_apply_mistakes(<root> <folder> <id> <solution> [OUTPUT_DIR dir] [SOURCES out]
 #                           [SLUGS out])
-# Reads the catalogue <md> of one exercise, applies every mistake's diff to <solution> and, with
-# OUTPUT_DIR, writes each result to <dir>/<slug><the solution's extension> (only when its content
-# changed, so that an unchanged mistake is not rebuilt). The written file maps each line back with
-# `#line`: unchanged lines to the solution, added lines to the .md line they come from, so that a
-# compiler message points at the file a maintainer edits. SOURCES receives the written files,
-# SLUGS the slugs in file order. ROOT shortens the paths in messages. Stops configure on a heading
-# that is not `## <slug>: <title>` (slug [a-z0-9_]+), a repeated slug, a mistake without exactly
-# one diff block, a hunk without old text, and a hunk whose old text is not in the solution
-# exactly once (the solution changed where the mistake is: the message names the .md, the mistake
-# and the hunk).
-function(torchlings_apply_mistakes md solution)
-  cmake_parse_arguments(PARSE_ARGV 2 ARG "" "ROOT;OUTPUT_DIR;SOURCES;SLUGS" "")
-  set(shown "${md}")
-  set(solution_shown "${solution}")
-  if(ARG_ROOT)
-    file(RELATIVE_PATH shown "${ARG_ROOT}" "${md}")
-    file(RELATIVE_PATH solution_shown "${ARG_ROOT}" "${solution}")
+# Applies every mistake that kMistakeIndex holds for exercise <id> of lesson <folder> to
+# <solution> and, with OUTPUT_DIR, writes each result to <dir>/<slug><the solution's extension>
+# (only when its content changed, so that an unchanged mistake is not rebuilt). The written file
+# maps each line back with `#line`: unchanged lines to the solution, added lines to the line of the
+# .md they come from, so that a compiler message points at the file a maintainer edits. SOURCES
+# receives the written files, SLUGS the slugs in file order. Stops configure on a hunk whose old
+# text is not in the solution exactly once (the solution changed where the mistake is: the message
+# names the .md, the mistake and the hunk) and on hunks that overlap.
+function(torchlings_apply_mistakes root folder id solution)
+  cmake_parse_arguments(PARSE_ARGV 4 ARG "" "OUTPUT_DIR;SOURCES;SLUGS" "")
+  torchlings_layout_path(md kMistakeFile "${root}" "${folder}" "${id}")
+  file(RELATIVE_PATH shown "${root}" "${md}")
+  file(RELATIVE_PATH solution_shown "${root}" "${solution}")
+  torchlings_mistake_entry(entry "${root}" "${folder}" "${id}")
+  set(count 0)
+  if(NOT entry STREQUAL "")
+    string(JSON count LENGTH "${entry}" mistakes)
   endif()
 
-  # --- Reading the .md: each mistake's title and hunks (old text, new text, and where each new
-  # line comes from: "s<k>" for the k-th old line of the hunk, or the .md line of a '+' line). ---
-  file(READ "${md}" text)
-  string(REPLACE "\r\n" "\n" text "${text}")
-  if(NOT text MATCHES "\n$")
-    string(APPEND text "\n")
-  endif()
-  set(slugs "")
-  set(slug "")
-  set(in_diff FALSE)
-  set(in_fence FALSE)
-  set(line_no 0)
-  while(NOT text STREQUAL "")
-    string(FIND "${text}" "\n" end)
-    string(SUBSTRING "${text}" 0 ${end} line)
-    math(EXPR next "${end} + 1")
-    string(SUBSTRING "${text}" ${next} -1 text)
-    math(EXPR line_no "${line_no} + 1")
-    if(in_diff)
-      if(line STREQUAL "```")
-        set(in_diff FALSE)
-        continue()
-      endif()
-      if(line STREQUAL "@@")
-        if(m_${slug}_old_${hunk} STREQUAL "" AND m_${slug}_map_${hunk} STREQUAL "")
-          _torchlings_mistake_fail("${shown}" ${line_no} "mistake '${slug}': an empty hunk "
-                                   "before `@@`")
-        endif()
-        math(EXPR hunk "${hunk} + 1")
-        set(m_${slug}_hunks ${hunk})
-        set(m_${slug}_old_${hunk} "")
-        set(m_${slug}_new_${hunk} "")
-        set(m_${slug}_map_${hunk} "")
-        set(m_${slug}_at_${hunk} ${line_no})
-        set(old_count 0)
-        continue()
-      endif()
-      if(m_${slug}_map_${hunk} STREQUAL "" AND m_${slug}_old_${hunk} STREQUAL "")
-        set(m_${slug}_at_${hunk} ${line_no})
-      endif()
-      string(SUBSTRING "${line}" 0 1 mark)
-      string(SUBSTRING "${line}" 1 -1 rest)
-      if(line STREQUAL "" OR mark STREQUAL " ")
-        string(APPEND m_${slug}_old_${hunk} "${rest}\n")
-        string(APPEND m_${slug}_new_${hunk} "${rest}\n")
-        list(APPEND m_${slug}_map_${hunk} s${old_count})
-        math(EXPR old_count "${old_count} + 1")
-      elseif(mark STREQUAL "-")
-        string(APPEND m_${slug}_old_${hunk} "${rest}\n")
-        math(EXPR old_count "${old_count} + 1")
-      elseif(mark STREQUAL "+")
-        string(APPEND m_${slug}_new_${hunk} "${rest}\n")
-        list(APPEND m_${slug}_map_${hunk} ${line_no})
-      else()
-        _torchlings_mistake_fail("${shown}" ${line_no} "mistake '${slug}': a line of a diff "
-          "block starts with ' ' (context), '-' (removed) or '+' (added), or is `@@` between "
-          "two hunks; got \"${line}\"")
-      endif()
-      continue()
-    endif()
-    if(in_fence)
-      if(line MATCHES "^(```|~~~)")
-        set(in_fence FALSE)
-      endif()
-    elseif(line MATCHES "^## ")
-      if(NOT line MATCHES "^## ([a-z0-9_]+): *(.*)$")
-        _torchlings_mistake_fail("${shown}" ${line_no} "a mistake's heading is "
-                                 "`## <slug>: <title>`, the slug in [a-z0-9_]+; got \"${line}\"")
-      endif()
-      set(slug "${CMAKE_MATCH_1}")
-      string(STRIP "${CMAKE_MATCH_2}" title)
-      if(title STREQUAL "")
-        _torchlings_mistake_fail("${shown}" ${line_no} "mistake '${slug}' has no title: "
-                                 "`## ${slug}: <one-line title>`")
-      endif()
-      if(slug IN_LIST slugs)
-        _torchlings_mistake_fail("${shown}" ${line_no} "the slug '${slug}' is used twice: "
-                                 "each mistake of an exercise has a slug of its own")
-      endif()
-      list(APPEND slugs ${slug})
-      set(m_${slug}_line ${line_no})
-      set(m_${slug}_hunks 0)
-    elseif(line MATCHES "^```diff *$")
-      if(slug STREQUAL "")
-        _torchlings_mistake_fail("${shown}" ${line_no} "a diff block before the first "
-                                 "`## <slug>: <title>` heading")
-      endif()
-      if(NOT m_${slug}_hunks EQUAL 0)
-        _torchlings_mistake_fail("${shown}" ${line_no} "mistake '${slug}' has a second diff "
-                                 "block: put every hunk in one, separated by `@@` lines")
-      endif()
-      set(in_diff TRUE)
-      set(hunk 1)
-      set(m_${slug}_hunks 1)
-      set(m_${slug}_old_1 "")
-      set(m_${slug}_new_1 "")
-      set(m_${slug}_map_1 "")
-      set(m_${slug}_at_1 ${line_no})
-      set(old_count 0)
-    elseif(line MATCHES "^(```|~~~)")
-      set(in_fence TRUE)
-    endif()
-  endwhile()
-  if(in_diff)
-    _torchlings_mistake_fail("${shown}" ${line_no} "mistake '${slug}': its diff block is not "
-                             "closed by a line ```")
-  endif()
-
-  # --- Applying each mistake to the solution ---
   file(READ "${solution}" base)
   if(NOT base MATCHES "\n$")
     string(APPEND base "\n")
@@ -181,35 +89,46 @@ function(torchlings_apply_mistakes md solution)
   string(REPLACE "\\" "\\\\" md_quoted "${md}")
   string(REPLACE "\"" "\\\"" md_quoted "${md_quoted}")
   set(sources "")
-  foreach(slug IN LISTS slugs)
-    if(m_${slug}_hunks EQUAL 0)
-      _torchlings_mistake_fail("${shown}" ${m_${slug}_line} "mistake '${slug}' has no ```diff "
-                               "block saying how it differs from ${solution_shown}")
-    endif()
+  set(slugs "")
+  set(m 0)
+  while(m LESS count)
+    string(JSON mistake GET "${entry}" mistakes ${m})
+    math(EXPR m "${m} + 1")
+    string(JSON slug GET "${mistake}" slug)
+    list(APPEND slugs ${slug})
+    string(JSON hunks LENGTH "${mistake}" hunks)
     # Find every hunk in the solution: exactly once, as whole lines.
     set(starts "")
-    foreach(k RANGE 1 ${m_${slug}_hunks})
-      set(where "mistake '${slug}', hunk ${k} of ${m_${slug}_hunks}")
-      if(m_${slug}_old_${k} STREQUAL "")
-        _torchlings_mistake_fail("${shown}" ${m_${slug}_at_${k}} "${where} has no old text: a "
-          "hunk that only adds lines needs a context line (' ') to say where they go")
-      endif()
-      string(FIND "${haystack}" "\n${m_${slug}_old_${k}}" at)
+    foreach(k RANGE 1 ${hunks})
+      math(EXPR i "${k} - 1")
+      string(JSON hunk GET "${mistake}" hunks ${i})
+      string(JSON old_${k} GET "${hunk}" old)
+      string(JSON new_${k} GET "${hunk}" new)
+      string(JSON at_${k} GET "${hunk}" line)
+      string(JSON lines LENGTH "${hunk}" from)
+      set(map_${k} "")
+      set(j 0)
+      while(j LESS lines)
+        string(JSON origin GET "${hunk}" from ${j})
+        list(APPEND map_${k} ${origin})
+        math(EXPR j "${j} + 1")
+      endwhile()
+      set(where "${shown}:${at_${k}}: mistake '${slug}', hunk ${k} of ${hunks}")
+      string(FIND "${haystack}" "\n${old_${k}}" at)
       if(at EQUAL -1)
-        _torchlings_mistake_fail("${shown}" ${m_${slug}_at_${k}} "${where} no longer applies: "
-          "its old text (the ' ' and '-' lines) is not in ${solution_shown}, which has changed "
-          "there since the mistake was written. Write the mistake again against today's "
-          "solution. The old text:\n${m_${slug}_old_${k}}")
+        message(FATAL_ERROR "${where} no longer applies: its old text (the ' ' and '-' lines) is "
+          "not in ${solution_shown}, which has changed there since the mistake was written. Write "
+          "the mistake again against today's solution. The old text:\n${old_${k}}")
       endif()
       math(EXPR after "${at} + 1")
       string(SUBSTRING "${haystack}" ${after} -1 later)
-      string(FIND "${later}" "\n${m_${slug}_old_${k}}" again)
+      string(FIND "${later}" "\n${old_${k}}" again)
       if(NOT again EQUAL -1)
-        _torchlings_mistake_fail("${shown}" ${m_${slug}_at_${k}} "${where} is ambiguous: its old "
-          "text occurs more than once in ${solution_shown}. Add context lines (' ') until it "
-          "occurs once. The old text:\n${m_${slug}_old_${k}}")
+        message(FATAL_ERROR "${where} is ambiguous: its old text occurs more than once in "
+          "${solution_shown}. Add context lines (' ') until it occurs once. The old "
+          "text:\n${old_${k}}")
       endif()
-      string(LENGTH "${m_${slug}_old_${k}}" old_length)
+      string(LENGTH "${old_${k}}" old_length)
       math(EXPR end "${at} + ${old_length}")
       list(APPEND starts "${at}:${end}:${k}")
     endforeach()
@@ -221,15 +140,14 @@ function(torchlings_apply_mistakes md solution)
     set(cursor 0)
     set(expect_file "")
     set(expect_line 0)
-    set(changed FALSE)
-    foreach(entry IN LISTS starts)
-      string(REPLACE ":" ";" entry "${entry}")
-      list(GET entry 0 at)
-      list(GET entry 1 end)
-      list(GET entry 2 k)
+    foreach(start IN LISTS starts)
+      string(REPLACE ":" ";" start "${start}")
+      list(GET start 0 at)
+      list(GET start 1 end)
+      list(GET start 2 k)
       if(at LESS cursor)
-        _torchlings_mistake_fail("${shown}" ${m_${slug}_at_${k}} "mistake '${slug}', hunk ${k} "
-          "overlaps another hunk in ${solution_shown}: merge them into one")
+        message(FATAL_ERROR "${shown}:${at_${k}}: mistake '${slug}', hunk ${k} overlaps another "
+                            "hunk in ${solution_shown}: merge them into one")
       endif()
       # The unchanged text before the hunk.
       math(EXPR length "${at} - ${cursor}")
@@ -248,12 +166,9 @@ function(torchlings_apply_mistakes md solution)
         set(expect_file "s")
         set(expect_line ${hunk_line})
       endif()
-      if(NOT m_${slug}_old_${k} STREQUAL m_${slug}_new_${k})
-        set(changed TRUE)
-      endif()
-      # The hunk's new text, one line at a time.
-      set(new "${m_${slug}_new_${k}}")
-      foreach(origin IN LISTS m_${slug}_map_${k})
+      # The hunk's new text, one line at a time: "s<k>" the k-th old line, "m<n>" .md line n.
+      set(new "${new_${k}}")
+      foreach(origin IN LISTS map_${k})
         string(FIND "${new}" "\n" line_end)
         string(SUBSTRING "${new}" 0 ${line_end} line)
         math(EXPR line_end "${line_end} + 1")
@@ -262,10 +177,13 @@ function(torchlings_apply_mistakes md solution)
           set(origin_file "s")
           math(EXPR number "${hunk_line} + ${CMAKE_MATCH_1}")
           set(quoted "${solution_quoted}")
-        else()
+        elseif(origin MATCHES "^m([0-9]+)$")
           set(origin_file "m")
-          set(number ${origin})
+          set(number ${CMAKE_MATCH_1})
           set(quoted "${md_quoted}")
+        else()
+          message(FATAL_ERROR "${TORCHLINGS_LAYOUT_kMistakeIndex}: mistake '${slug}' of "
+                              "${shown}: a line comes from \"${origin}\", not s<k> or m<n>")
         endif()
         # No directive after a line that a backslash continues (a macro's body).
         if(NOT (expect_file STREQUAL origin_file AND expect_line EQUAL number) AND
@@ -281,10 +199,6 @@ function(torchlings_apply_mistakes md solution)
       _torchlings_count_lines(resume "${before}")
       math(EXPR resume "${resume} + 1")
     endforeach()
-    if(NOT changed)
-      _torchlings_mistake_fail("${shown}" ${m_${slug}_line} "mistake '${slug}' changes nothing: "
-                               "its diff adds or removes no line")
-    endif()
     string(SUBSTRING "${base}" ${cursor} -1 same)
     if(NOT same STREQUAL "")
       if(NOT (expect_file STREQUAL "s" AND expect_line EQUAL resume))
@@ -303,7 +217,7 @@ function(torchlings_apply_mistakes md solution)
       endif()
       list(APPEND sources "${target_file}")
     endif()
-  endforeach()
+  endwhile()
   if(ARG_OUTPUT_DIR)
     # A mistake removed from the catalogue leaves no source behind.
     file(GLOB written "${ARG_OUTPUT_DIR}/*")

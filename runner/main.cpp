@@ -202,10 +202,15 @@ std::vector<Verb> verbs(Options& o, Language language) {
          [&o](Context& c) {
              return verify_mistake_command(c, o.mistake_id, o.mistake_slug, o.mistake_record);
          }},
-        {"dev", "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check", false,
+        {"dev",
+         "Maintainers: dev new <lesson> <id> scaffolds an exercise; dev check; dev index "
+         "[--check]",
+         false,
          [&o](CLI::App& v) {
-             v.add_option("action", o.dev.action, "new or check")->required();
+             v.add_option("action", o.dev.action, "new, check or index")->required();
              v.add_option("args", o.dev.args, "new: the lesson number and the exercise id");
+             v.add_flag("--check", o.dev.check,
+                        "index: write nothing; fail naming each stale generated file");
          },
          [&o](Context& c) { return dev_command(c, o.dev); }},
         {"mistakes", "Maintainers: the catalogue of mistakes, with its counts", true,

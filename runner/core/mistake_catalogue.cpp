@@ -28,6 +28,11 @@ bool is_slug(std::string_view slug) {
 
 bool is_fence(std::string_view line) { return line.starts_with("```") || line.starts_with("~~~"); }
 
+/// "```diff", optionally followed by spaces: the line that opens a mistake's diff block.
+bool opens_diff(std::string_view line) {
+    return line.starts_with("```diff") && line.find_first_not_of(' ', 7) == std::string_view::npos;
+}
+
 [[noreturn]] void fail(std::string_view source, int line, const std::string& what) {
     throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + what);
 }
@@ -175,10 +180,71 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
     const std::vector<std::string> lines = split_lines(text);
     const std::string caught_by = trim(layout::kMistakeCaughtBy);
     bool in_fence = false;
+    bool in_diff = false;
+    int old_lines = 0;  // the lines of old text of the hunk being read
     bool new_paragraph = true;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         const int number = static_cast<int>(i) + 1;
+        if (in_diff) {
+            Mistake& mistake = mistakes.back();
+            const std::string where = "mistake '" + mistake.slug + "'";
+            if (line == "```") {
+                in_diff = false;
+                continue;
+            }
+            Hunk& hunk = mistake.hunks.back();
+            const bool empty = hunk.old_text.empty() && hunk.origins.empty();
+            if (line == "@@") {
+                if (empty) {
+                    fail(source, number, where + ": an empty hunk before `@@`");
+                }
+                mistake.hunks.emplace_back().line = number;
+                old_lines = 0;
+                continue;
+            }
+            if (empty) {
+                hunk.line = number;
+            }
+            const char mark = line.empty() ? ' ' : line.front();
+            const std::string body = (line.empty() ? std::string() : line.substr(1)) + "\n";
+            if (mark == ' ') {
+                hunk.old_text += body;
+                hunk.new_text += body;
+                hunk.origins.push_back("s" + std::to_string(old_lines++));
+            } else if (mark == '-') {
+                hunk.old_text += body;
+                ++old_lines;
+            } else if (mark == '+') {
+                hunk.new_text += body;
+                hunk.origins.push_back("m" + std::to_string(number));
+            } else {
+                fail(source, number,
+                     where +
+                         ": a line of a diff block starts with ' ' (context), '-' (removed) or "
+                         "'+' (added), or is `@@` between two hunks; got \"" +
+                         line + "\"");
+            }
+            continue;
+        }
+        if (!in_fence && opens_diff(line)) {
+            if (mistakes.empty()) {
+                fail(source, number, "a diff block before the first `## <slug>: <title>` heading");
+            }
+            Mistake& mistake = mistakes.back();
+            if (mistake.diff_line != 0) {
+                fail(source, number,
+                     "mistake '" + mistake.slug +
+                         "' has a second diff block: put every hunk in one, separated by `@@` "
+                         "lines");
+            }
+            mistake.diff_line = number;
+            mistake.hunks.emplace_back().line = number;
+            old_lines = 0;
+            in_diff = true;
+            new_paragraph = true;
+            continue;
+        }
         if (in_fence || is_fence(line)) {
             in_fence = in_fence != is_fence(line);  // a fence opens or closes a code block
             continue;
@@ -236,7 +302,39 @@ std::vector<Mistake> parse_mistake_catalogue(std::string_view text, const std::s
             mistake.why.back() += " " + trimmed;
         }
     }
+    if (in_diff) {
+        fail(source, static_cast<int>(lines.size()),
+             "mistake '" + mistakes.back().slug + "': its diff block is not closed by a line ```");
+    }
     return mistakes;
+}
+
+void check_mistake_diffs(const std::vector<Mistake>& mistakes, std::string_view source,
+                         std::string_view solution) {
+    for (const Mistake& mistake : mistakes) {
+        const std::string where = "mistake '" + mistake.slug + "'";
+        if (mistake.hunks.empty()) {
+            fail(source, mistake.line,
+                 where + " has no ```diff block saying how it differs from " +
+                     std::string(solution));
+        }
+        bool changed = false;
+        for (std::size_t k = 0; k < mistake.hunks.size(); ++k) {
+            const Hunk& hunk = mistake.hunks[k];
+            if (hunk.old_text.empty()) {
+                fail(source, hunk.line,
+                     where + ", hunk " + std::to_string(k + 1) + " of " +
+                         std::to_string(mistake.hunks.size()) +
+                         " has no old text: a hunk that only adds lines needs a context line "
+                         "(' ') to say where they go");
+            }
+            changed = changed || hunk.old_text != hunk.new_text;
+        }
+        if (!changed) {
+            fail(source, mistake.line,
+                 where + " changes nothing: its diff adds or removes no line");
+        }
+    }
 }
 
 std::string without_diffs(std::string_view text) {

@@ -2,8 +2,9 @@
 /// @brief The catalogue of mistakes as the runner reads it: one Markdown file per exercise
 /// (layout.h's kMistakeFile; in a learner copy, kMistakeNotes, the same without the diffs), each
 /// mistake a section `## <slug>: <title>` with the why, an optional kMistakeGpuOnly line, its
-/// signature (kMistakeCaughtBy lines) and a ```diff block. The one C++ reader of the format; CMake
-/// applies the diffs (cmake/TorchlingsMistakes.cmake), the runner never does.
+/// signature (kMistakeCaughtBy lines) and a ```diff block. The one reader of the format: `dev
+/// index` writes the hunks it reads into layout.h's kMistakeIndex, from which configure applies
+/// them (cmake/TorchlingsMistakes.cmake); the runner never applies them itself.
 #pragma once
 
 #include <filesystem>
@@ -41,6 +42,19 @@ using Signature = std::vector<FailedCase>;
 /// The signature sorted by case name (and failure), as signatures are compared and written.
 [[nodiscard]] Signature sorted_signature(Signature signature);
 
+/// One hunk of a mistake's ```diff block. In the block a line starting with ' ' is context (an
+/// empty line is an empty context line), '-' a line removed, '+' a line added; a line `@@`
+/// separates two hunks.
+struct Hunk {
+    int line = 0;          ///< the .md line of its first line
+    std::string old_text;  ///< its ' ' and '-' lines, each with "\n": what the solution holds
+    std::string new_text;  ///< its ' ' and '+' lines, each with "\n": what the mistake holds
+    /// Where each line of new_text comes from, for the `#line` directives of the mistake's
+    /// source: "s<k>", the k-th line (from 0) of old_text; "m<n>", line n of the .md.
+    std::vector<std::string> origins;
+    friend bool operator==(const Hunk&, const Hunk&) = default;
+};
+
 /// One catalogued mistake.
 struct Mistake {
     std::string exercise_id;       ///< the exercise it is a wrong answer of
@@ -52,16 +66,29 @@ struct Mistake {
     Signature caught_by;           ///< the recorded signature, sorted; empty when none is
     int line = 0;                  ///< the line of its heading in the file (1-based)
     int caught_by_line = 0;        ///< the line of its kMistakeCaughtBy line; 0 when it has none
+    int diff_line = 0;             ///< the line of its ```diff line; 0 when it has none
+    std::vector<Hunk> hunks;       ///< its diff block's hunks, in file order
     std::filesystem::path file;    ///< the catalogue it was read from
 };
 
 /// Reads a catalogue. `source` names it in errors (EnvironmentError, "<source>:<line>: ..."): a
 /// heading that is not `## <slug>: <title>`, a slug used twice, a signature line that does not
-/// parse, a second signature line. A bare `caught by:` is a signature not recorded yet. The diff
-/// blocks are skipped (configure checks them).
+/// parse, a second signature line, a diff block before the first heading or a mistake's second
+/// one, a diff line that is not ' ', '-', '+' or `@@`, an empty hunk, a diff block not closed. A
+/// bare `caught by:` is a signature not recorded yet. A learner's notes (kMistakeNotes) have no
+/// diff blocks; check_mistake_diffs() says whether a catalogue's are complete.
 [[nodiscard]] std::vector<Mistake> parse_mistake_catalogue(std::string_view text,
                                                            const std::string& exercise_id,
                                                            std::string_view source);
+
+/// Throws EnvironmentError naming `source`, the line and the mistake for the first mistake of a
+/// catalogue whose diff cannot be applied to `solution` (a name for messages) whatever it holds:
+/// one without a diff block, a hunk without old text (a hunk that only adds lines needs a context
+/// line to say where they go), a diff that adds or removes no line. Whether each hunk's old text
+/// occurs exactly once in the solution is configure's check (cmake/TorchlingsMistakes.cmake),
+/// since the solution can change after the index was written.
+void check_mistake_diffs(const std::vector<Mistake>& mistakes, std::string_view source,
+                         std::string_view solution);
 
 /// The signature in a kMistakeCaughtBy line's text (after the prefix): entries
 /// `"<case name>" (<failure>)` or `"<case name>" (<failure>, sometimes)` separated by `; `; in a

@@ -1,10 +1,12 @@
 /// @file
-/// @brief `dev new` (scaffolds an exercise) and `dev check` (the course's own checks that CI
-/// runs before building anything), with the check that a stub's Given code is the solution's.
+/// @brief `dev new` (scaffolds an exercise), `dev check` (the course's own checks that CI runs
+/// before building anything) and `dev index` (writes what configure and the lesson texts take from
+/// the course's Markdown), with the check that a stub's Given code is the solution's.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "core/mistake_catalogue.h"
 #include "core/process.h"
 #include "core/text.h"
+#include "maintainer/course_index.h"
 #include "maintainer/verbs.h"
 
 namespace torchlings::runner {
@@ -35,28 +38,6 @@ bool valid_id(const std::string& id) {
            std::all_of(id.begin(), id.end(), [](char c) {
                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
            });
-}
-
-/// The text of a lesson README with one row added at the end of the exercise table under
-/// `heading` ("## Exercises", "## 연습 문제"); nothing when the README has no such table.
-std::optional<std::string> with_table_row(const std::string& readme, std::string_view heading,
-                                          const std::string& row) {
-    std::vector<std::string> lines = split_lines(readme);
-    const auto section = std::find(lines.begin(), lines.end(), heading);
-    if (section == lines.end()) {
-        return std::nullopt;
-    }
-    auto last_row = lines.end();
-    for (auto line = section + 1; line != lines.end() && !line->starts_with("## "); ++line) {
-        if (line->starts_with("| `")) {
-            last_row = line;
-        }
-    }
-    if (last_row == lines.end()) {
-        return std::nullopt;
-    }
-    lines.insert(last_row + 1, row);
-    return join(lines, "\n") + "\n";
 }
 
 /// The files of a new exercise, each with its whole content.
@@ -146,11 +127,6 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
             return text + (text.empty() || text.back() == '\n' ? "" : "\n") + "\n## " + id + entry;
         });
     }
-    const std::string row = "| `" + id + "` | TODO(author) | `" + check + "` |";
-    edit(layout::kLessonText,
-         [&](const std::string& text) { return with_table_row(text, "## Exercises", row); });
-    edit(layout::kLessonTextKorean,
-         [&](const std::string& text) { return with_table_row(text, "## 연습 문제", row); });
     return s;
 }
 
@@ -191,6 +167,11 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
         stubs[fs::relative(stub, context.root()).generic_string()] = git_blob_id(read_file(stub));
         write_hash_list(pristine, "stubs", stubs);
         context.out() << "  edited  " << context.show(pristine) << "\n";
+    }
+    // The index and the exercise tables, now that info.md declares the exercise.
+    for (const GeneratedFile& file : stale_files(course_index(context.root()))) {
+        write_file(file.path, file.content);
+        context.out() << "  edited  " << context.show(file.path) << "\n";
     }
     context.out() << "\nExercise " << id << " added to lesson " << lesson.number
                   << ". Replace every TODO(author) in these files, then prove it:\n"
@@ -258,6 +239,32 @@ std::vector<std::string> given_code_problems(const Context& context) {
     return problems;
 }
 
+ExitCode dev_index(Context& context, bool check) {
+    const std::vector<GeneratedFile> stale = stale_files(course_index(context.root()));
+    if (check) {
+        if (stale.empty()) {
+            context.out() << "course index: ok, " << layout::kExerciseIndex << ", "
+                          << layout::kMistakeIndex
+                          << " and the lessons' exercise tables agree with their Markdown\n";
+            return ExitCode::kOk;
+        }
+        context.out() << "The course index is stale: these files differ from what `" << kCommand
+                      << " dev index` writes from the Markdown they are made from:\n";
+        for (const GeneratedFile& file : stale) {
+            context.out() << "  " << context.show(file.path) << "\n";
+        }
+        context.out() << "Run `" << kCommand << " dev index` and commit what it writes.\n";
+        return ExitCode::kTestsFailed;
+    }
+    for (const GeneratedFile& file : stale) {
+        write_file(file.path, file.content);
+        context.out() << "  wrote " << context.show(file.path) << "\n";
+    }
+    context.out() << (stale.empty() ? "course index: already up to date\n"
+                                    : "course index: written; commit these files\n");
+    return ExitCode::kOk;
+}
+
 ExitCode dev_check(Context& context) {
     const std::string root = context.root().string();
     std::vector<std::string> translations = {"python3", root + "/docs/check_translations.py", root,
@@ -266,9 +273,11 @@ ExitCode dev_check(Context& context) {
         translations.insert(translations.end(), {"--runner", runner->string()});
     }
     const std::vector<std::pair<std::string, std::vector<std::string>>> steps = {
-        {"course layout (info.md, stubs, tests, solutions, mistakes)",
+        {"course layout (exercises/index.json against the stubs, tests, solutions and mistakes)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/TorchlingsCourse.cmake"}},
-        {"course text (exercise tables, the CMake floor)",
+        {"course index (exercises/index.json, the mistakes' hunks, the exercise tables)",
+         {"INDEX"}},
+        {"course text (the CMake floor)",
          {"cmake", "-D", "ROOT=" + root, "-P", root + "/cmake/CheckCourseText.cmake"}},
         {"Korean pages match the English ones", translations},
     };
@@ -283,6 +292,21 @@ ExitCode dev_check(Context& context) {
         }
     };
     for (const auto& [name, argv] : steps) {
+        if (argv.front() == "INDEX") {  // the runner's own check, in this process
+            std::ostringstream said;
+            bool fresh = false;
+            try {
+                fresh = stale_files(course_index(context.root())).empty();
+                if (!fresh) {
+                    said << "stale: run `" << kCommand << " dev index --check` to see which files, "
+                         << "`" << kCommand << " dev index` to write them";
+                }
+            } catch (const EnvironmentError& error) {
+                said << error.what();
+            }
+            report(name, fresh, said.str());
+            continue;
+        }
         ProcessSpec spec = command_spec(argv);
         spec.cwd = context.root();
         const ProcessResult result = run_process(spec);
@@ -349,14 +373,23 @@ ExitCode dev_command(Context& context, const DevOptions& options) {
         }
         return dev_new(context, options.args[0], options.args[1]);
     }
+    if (options.check && options.action != "index") {
+        throw UsageError("dev: --check goes with `dev index` only");
+    }
     if (options.action == "check") {
         if (!options.args.empty()) {
             throw UsageError("dev check takes no arguments");
         }
         return dev_check(context);
     }
+    if (options.action == "index") {
+        if (!options.args.empty()) {
+            throw UsageError("dev index takes no arguments but --check");
+        }
+        return dev_index(context, options.check);
+    }
     throw UsageError("dev: unknown action \"" + options.action +
-                     "\"; expected `dev new <lesson> <id>` or `dev check`");
+                     "\"; expected `dev new <lesson> <id>`, `dev check` or `dev index [--check]`");
 }
 
 }  // namespace torchlings::runner

@@ -43,15 +43,19 @@ ExitCode pristine_command(Context& context, bool write);
 
 /// Options of `dev`.
 struct DevOptions {
-    std::string action;             ///< "new" or "check"
+    std::string action;             ///< "new", "check" or "index"
     std::vector<std::string> args;  ///< new: the lesson and the id
+    bool check = false;             ///< index --check: say what is stale, write nothing
 };
 
 /// `dev new <lesson> <id>`: scaffolds an exercise (its API header, a stub with TODOs that fails,
 /// a solution that passes, a test, a catalogue of mistakes with one example that the test catches,
 /// its info.md and info.ko.md entries, its rows in the lesson's exercise tables and its
-/// pristine.json entry), refusing to overwrite any file. `dev check`: the course's checks that
-/// need no build (layout, text, translations, the stubs' Given code, pristine.json).
+/// pristine.json entry; then the course index, as `dev index` writes it), refusing to overwrite any
+/// file. `dev check`: the course's checks that need no build (layout, the index, text,
+/// translations, the stubs' Given code, pristine.json). `dev index [--check]`: writes the course
+/// index and the lesson READMEs' exercise tables (maintainer/course_index.h) where they are stale;
+/// with --check writes nothing and fails (kTestsFailed) naming each stale file.
 ExitCode dev_command(Context& context, const DevOptions& options);
 
 /// The line of a stub after which the code is given, the same as in the solution, to the end of

@@ -1,8 +1,12 @@
 # @file
-# The course check (cmake/TorchlingsCourse.cmake) on a small course that it writes and then breaks:
-#   cmake -D WORK=<folder> -D CASE=<case> -D CHECK=<TorchlingsCourse.cmake> -P course_check.cmake
-# CASE ok and learner_copy must pass; every other case must fail, naming the file at fault.
-foreach(var WORK CASE CHECK)
+# The course check (cmake/TorchlingsCourse.cmake) on a small course that it writes, indexes with
+# the runner (`dev index`) and then breaks:
+#   cmake -D WORK=<folder> -D CASE=<case> -D CHECK=<TorchlingsCourse.cmake>
+#         -D RUNNER=<torchlings-runner> -P course_check.cmake
+# CASE ok, learner_copy and stale_info (an info.md edited since the index was written: a warning
+# that names the fix, and the lesson left out) must pass; every other case must fail, naming the
+# file at fault (mistake_badly_named: `dev index` must, since the catalogue does not parse).
+foreach(var WORK CASE CHECK RUNNER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "course_check.cmake: -D${var}=... is required")
   endif()
@@ -20,8 +24,18 @@ file(WRITE "${root}/solutions/01_demo/mistakes/demo.md"
      "# Mistakes: demo\n\n## returns_zero: Returns 0\n\nThe test expects 1.\n\n"
      "```diff\n-    return 1;\n+    return 0;\n```\n")
 
+execute_process(COMMAND "${RUNNER}" --root "${root}" --color=never dev index
+                RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "course check, case ${CASE}: dev index failed (${code}):\n${output}")
+endif()
+
 set(expected "course check: ok, 1 lessons and 1 exercises")
+set(command "${CMAKE_COMMAND}" -D "ROOT=${root}" -P "${CHECK}")
 if(CASE STREQUAL "ok")
+elseif(CASE STREQUAL "stale_info")
+  file(APPEND "${root}/exercises/01_demo/info.md" "\n### Hint\n\nA hint added later.\n")
+  set(expected "exercises/01_demo/info.md has changed since exercises/index.json was written")
 elseif(CASE STREQUAL "learner_copy")
   file(REMOVE_RECURSE "${root}/solutions")
 elseif(CASE STREQUAL "undeclared_stub")
@@ -53,6 +67,7 @@ elseif(CASE STREQUAL "mistake_old_layout")
   set(expected "solutions/01_demo/mistakes/demo is not a catalogue of mistakes: the folder holds one file per exercise")
 elseif(CASE STREQUAL "mistake_badly_named")
   file(APPEND "${root}/solutions/01_demo/mistakes/demo.md" "\n## Bad-Name: T\n")
+  set(command "${RUNNER}" --root "${root}" --color=never dev index)
   set(expected "solutions/01_demo/mistakes/demo.md:12: a mistake's heading is `## <slug>: <title>`, the slug in [a-z0-9_]+; got \"## Bad-Name: T\"")
 elseif(CASE STREQUAL "mistake_hunk_stale")
   # The solution changed where the mistake is: its hunk no longer applies.
@@ -66,12 +81,12 @@ else()
   message(FATAL_ERROR "course_check.cmake: unknown CASE ${CASE}")
 endif()
 
-execute_process(COMMAND "${CMAKE_COMMAND}" -D "ROOT=${root}" -P "${CHECK}"
+execute_process(COMMAND ${command}
                 RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
 string(REGEX REPLACE "[ \n]+" " " flat "${output}")  # CMake wraps its error messages
 string(FIND "${flat}" "${expected}" at)
-if(at EQUAL -1 OR (CASE MATCHES "^(ok|learner_copy)$" AND NOT code EQUAL 0) OR
-   (NOT CASE MATCHES "^(ok|learner_copy)$" AND code EQUAL 0))
+if(at EQUAL -1 OR (CASE MATCHES "^(ok|learner_copy|stale_info)$" AND NOT code EQUAL 0) OR
+   (NOT CASE MATCHES "^(ok|learner_copy|stale_info)$" AND code EQUAL 0))
   message(FATAL_ERROR "course check, case ${CASE}: expected \"${expected}\" "
                       "(exit code ${code}), got:\n${output}")
 endif()

@@ -201,8 +201,10 @@ caught by: "adds equal numbers" (assertion)
 +int fx_add(int a, int b) { return a == b ? a + b + 1 : a + b; }
 ```
 ]=])
-include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/TorchlingsMistakes.cmake")
-torchlings_apply_mistakes("${course}/solutions/00_fixtures/mistakes/fx_fail.md" "${solution}"
+# Indexed as `dev index` indexes it, then applied as configure applies it.
+step(index_mistake EXIT 0 MATCH "wrote solutions/mistakes.json" ARGS dev index)
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/TorchlingsCourse.cmake")
+torchlings_apply_mistakes("${course}" 00_fixtures fx_fail "${solution}"
                           OUTPUT_DIR "${WORK}/generated" SOURCES generated)
 file(READ "${generated}" generated_code)
 string(REGEX REPLACE "#line [0-9]+ \"[^\"\n]*\"\n" "" generated_code "${generated_code}")

@@ -56,14 +56,14 @@ tl::Mistake mistake(bool gpu_only) {
 }  // namespace
 
 TEST_CASE(
-    "mistake catalogue: headings, the why in paragraphs, GPU only and signature, diffs skipped") {
+    "mistake catalogue: headings, the why in paragraphs, GPU only and signature, the diff apart") {
     const std::string text =
         "# Mistakes: choose_device\n\nIntroduction, not a mistake.\n\n"
         "## always_cpu: Always the CPU\n\nIt ignores the report,\nwhich says CUDA.\n\n"
         "A second paragraph.\n\n"
         "caught by: \"reads the report\" (assertion); \"a \\\"quoted\\\"; name, too\" (exception); "
         "\"one more\" (crash)\n\n"
-        "```diff\n-    return a;\n+    return b;\n\n## not_a_heading: inside the diff\n```\n\n"
+        "```diff\n-    return a;\n+    return b;\n\n+## not_a_heading: inside the diff\n```\n\n"
         "## gpu_case: Seen on a GPU only\n\nWhy.\n\nGPU only: meta cannot show it.\n\ncaught by:\n";
     const std::vector<tl::Mistake> mistakes =
         tl::parse_mistake_catalogue(text, "choose_device", "m.md");
