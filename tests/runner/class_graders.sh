@@ -88,6 +88,9 @@ cp "$FIXTURES/solutions/00_fixtures/fx_pass.cpp" "$WORK/solutions/fx_pass.cpp"
 printf 'int fx_add(int a, int b) { return a + b; }\nint fx_divide(int a, int b) { return a / b; }\n' \
   >"$WORK/solutions/fx_todo.cpp"
 printf 'int fx_add(int a, int b) { return a + b; }\n' >"$WORK/solutions/fx_compile_error.cpp"
+# The index that configure reads, written from the info.md above as a maintainer writes it.
+"$RUNNER" --root "$course" --color=never dev index >"$WORK/index.out" 2>&1 </dev/null ||
+  { cat "$WORK/index.out"; fail "dev index failed on the class course"; }
 
 # --- Export, and the build of the learner copy ---------------------------------------------
 "$RUNNER" --root "$course" --build-dir "$WORK/course-build" --state "$WORK/export-state.json" \
