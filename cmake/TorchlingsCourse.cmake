@@ -71,40 +71,54 @@ function(torchlings_check_mistakes root folder ids)
   endforeach()
 endfunction()
 
+# torchlings_index_entry(<out> <root> <kind> <source> <left out> <key>...): the entry under
+# "lessons" and the <key>s of the course index TORCHLINGS_LAYOUT_<kind> (kExerciseIndex,
+# kMistakeIndex: JSON that the runner writes from the course's Markdown, `./torchlings dev index`),
+# when it records the SHA-256 of <source> (the Markdown file it was made from) as that file is now.
+# Otherwise (no index, no entry, another hash) "", and a warning that names <source>, says that
+# <left out> is left out of this build and gives the command: configure goes on, so that a
+# maintainer can still build the runner that writes the index.
+function(torchlings_index_entry out root kind source left_out)
+  set(${out} "" PARENT_SCOPE)
+  set(index "${TORCHLINGS_LAYOUT_${kind}}")
+  file(RELATIVE_PATH shown "${root}" "${source}")
+  set(fix "${left_out} left out of this build. Run `./torchlings dev index` (it writes "
+          "${index} from the course's Markdown) and commit what it writes.")
+  if(NOT EXISTS "${root}/${index}")
+    message(WARNING "${index} does not exist. " ${fix})
+    return()
+  endif()
+  file(READ "${root}/${index}" json)
+  string(JSON entry ERROR_VARIABLE missing GET "${json}" lessons ${ARGN})
+  if(missing)
+    message(WARNING "${shown} is not in ${index}. " ${fix})
+    return()
+  endif()
+  string(JSON recorded GET "${entry}" sha256)
+  file(SHA256 "${source}" actual)
+  if(NOT actual STREQUAL recorded)
+    message(WARNING "${shown} has changed since ${index} was written. " ${fix})
+    return()
+  endif()
+  set(${out} "${entry}" PARENT_SCOPE)
+endfunction()
+
 # torchlings_read_exercises(<root> <folder>): sets TORCHLINGS_IDS (in info.md's order) and
 # TORCHLINGS_TIMEOUT_<id> for the lesson <folder>, from kExerciseIndex (exercises/index.json), which
-# the format's one reader, the runner, writes from each lesson's info.md (`./torchlings dev index`;
-# runner/core/course_parse.cpp); CMake reads no Markdown. When the index does not hold the lesson's
-# info.md as it is now (its SHA-256 differs, or it is not there), a warning says so and
-# TORCHLINGS_IDS is empty: the lesson's exercises are left out of this build, and configure goes
-# on, so that a maintainer can still build the runner that writes the index.
+# the format's one reader, the runner, writes from each lesson's info.md (runner/core/
+# course_parse.cpp); CMake reads no Markdown. TORCHLINGS_IDS is empty, with a warning, when the
+# index does not hold the lesson's info.md as it is now (torchlings_index_entry).
 function(torchlings_read_exercises root folder)
   set(TORCHLINGS_IDS "" PARENT_SCOPE)
   torchlings_layout_path(info kExerciseInfo "${root}" "${folder}" "")
-  file(RELATIVE_PATH shown "${root}" "${info}")
-  set(index "${root}/${TORCHLINGS_LAYOUT_kExerciseIndex}")
-  set(fix "The exercises of lessons/${folder} are left out of this build. Run "
-          "`./torchlings dev index` (it writes ${TORCHLINGS_LAYOUT_kExerciseIndex} from each "
-          "info.md) and commit what it writes.")
-  if(NOT EXISTS "${index}")
-    message(WARNING "${TORCHLINGS_LAYOUT_kExerciseIndex} does not exist. " ${fix})
-    return()
-  endif()
-  file(READ "${index}" json)
-  string(JSON lesson ERROR_VARIABLE missing GET "${json}" lessons "${folder}")
-  if(missing)
-    message(WARNING "${shown} is not in ${TORCHLINGS_LAYOUT_kExerciseIndex}. " ${fix})
-    return()
-  endif()
-  string(JSON recorded GET "${lesson}" sha256)
-  file(SHA256 "${info}" actual)
-  if(NOT actual STREQUAL recorded)
-    message(WARNING "${shown} has changed since ${TORCHLINGS_LAYOUT_kExerciseIndex} was written. "
-                    ${fix})
+  torchlings_index_entry(lesson "${root}" kExerciseIndex "${info}"
+                         "The exercises of lessons/${folder} are" "${folder}")
+  if(lesson STREQUAL "")
     return()
   endif()
   string(JSON count LENGTH "${lesson}" exercises)
   if(count EQUAL 0)
+    file(RELATIVE_PATH shown "${root}" "${info}")
     message(FATAL_ERROR "${shown} declares no exercise (expected `## id: title` headings)")
   endif()
   set(ids "")

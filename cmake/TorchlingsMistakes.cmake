@@ -25,41 +25,10 @@ function(_torchlings_count_lines out text)
   set(${out} ${n} PARENT_SCOPE)
 endfunction()
 
-# torchlings_mistake_entry(<out> <root> <folder> <id>): the kMistakeIndex entry (JSON) of the
-# exercise's catalogue, or "" with a warning when the index does not hold the catalogue as it is
-# now (its SHA-256 differs, or it is not there): its mistakes are then left out of this build, and
-# configure goes on, so that a maintainer can still build the runner that writes the index.
-function(torchlings_mistake_entry out root folder id)
-  set(${out} "" PARENT_SCOPE)
-  torchlings_layout_path(md kMistakeFile "${root}" "${folder}" "${id}")
-  file(RELATIVE_PATH shown "${root}" "${md}")
-  set(index "${root}/${TORCHLINGS_LAYOUT_kMistakeIndex}")
-  set(fix "The mistakes of '${id}' are left out of this build. Run `./torchlings dev index` "
-          "(it writes ${TORCHLINGS_LAYOUT_kMistakeIndex} from the catalogues) and commit what "
-          "it writes.")
-  if(NOT EXISTS "${index}")
-    message(WARNING "${TORCHLINGS_LAYOUT_kMistakeIndex} does not exist. " ${fix})
-    return()
-  endif()
-  file(READ "${index}" json)
-  string(JSON entry ERROR_VARIABLE missing GET "${json}" lessons "${folder}" "${id}")
-  if(missing)
-    message(WARNING "${shown} is not in ${TORCHLINGS_LAYOUT_kMistakeIndex}. " ${fix})
-    return()
-  endif()
-  string(JSON recorded GET "${entry}" sha256)
-  file(SHA256 "${md}" actual)
-  if(NOT actual STREQUAL recorded)
-    message(WARNING "${shown} has changed since ${TORCHLINGS_LAYOUT_kMistakeIndex} was written. "
-                    ${fix})
-    return()
-  endif()
-  set(${out} "${entry}" PARENT_SCOPE)
-endfunction()
-
 # torchlings_apply_mistakes(<root> <folder> <id> <solution> [OUTPUT_DIR dir] [SOURCES out]
 #                           [SLUGS out])
-# Applies every mistake that kMistakeIndex holds for exercise <id> of lesson <folder> to
+# Applies every mistake that kMistakeIndex holds for exercise <id> of lesson <folder> (none, with
+# a warning, when the index does not hold its .md as it is now: torchlings_index_entry) to
 # <solution> and, with OUTPUT_DIR, writes each result to <dir>/<slug><the solution's extension>
 # (only when its content changed, so that an unchanged mistake is not rebuilt). The written file
 # maps each line back with `#line`: unchanged lines to the solution, added lines to the line of the
@@ -72,7 +41,9 @@ function(torchlings_apply_mistakes root folder id solution)
   torchlings_layout_path(md kMistakeFile "${root}" "${folder}" "${id}")
   file(RELATIVE_PATH shown "${root}" "${md}")
   file(RELATIVE_PATH solution_shown "${root}" "${solution}")
-  torchlings_mistake_entry(entry "${root}" "${folder}" "${id}")
+  # The hunks, when the index holds the .md as it is now (else a warning, and no mistake).
+  torchlings_index_entry(entry "${root}" kMistakeIndex "${md}" "The mistakes of '${id}' are"
+                         "${folder}" "${id}")
   set(count 0)
   if(NOT entry STREQUAL "")
     string(JSON count LENGTH "${entry}" mistakes)
