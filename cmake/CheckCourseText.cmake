@@ -27,7 +27,6 @@ set(floor "${major}.${minor}")
 # file | a regular expression whose first group must equal the floor (one or more matches)
 set(statements
   "CMakePresets.json|\"cmakeMinimumRequired\": {\"major\": ([0-9]+), \"minor\": ([0-9]+)"
-  "cmake/CheckReadmeOutput.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/CheckCourseText.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/CheckDevcontainer.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsDiscoverTests.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"

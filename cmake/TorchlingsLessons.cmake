@@ -130,13 +130,14 @@ function(torchlings_add_lesson)
   endif()
   # The page and its Korean translation (README.ko.md) show the same output: one run of the demo
   # is held to both.
-  set(pages "${CMAKE_CURRENT_SOURCE_DIR}/README.md")
+  # (docs/check_readme_output.py says how the two outputs are compared.)
+  set(pages --page "${CMAKE_CURRENT_SOURCE_DIR}/README.md")
   if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/README.ko.md")
-    string(APPEND pages "|${CMAKE_CURRENT_SOURCE_DIR}/README.ko.md")
+    list(APPEND pages --page "${CMAKE_CURRENT_SOURCE_DIR}/README.ko.md")
   endif()
   add_test(NAME "lesson${number}/readme_matches_demo"
-           COMMAND "${CMAKE_COMMAND}" -D "DEMO=$<TARGET_FILE:${target}>" -D "LAUNCH=${launch}"
-                   -D "README=${pages}" -P "${PROJECT_SOURCE_DIR}/cmake/CheckReadmeOutput.cmake")
+           COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/docs/check_readme_output.py"
+                   ${pages} "--launch=${launch}" "$<TARGET_FILE:${target}>")
   set_tests_properties("lesson${number}/readme_matches_demo" PROPERTIES
                        LABELS "readme;lesson${number}" TIMEOUT 120)
   add_test(NAME "lesson${number}/rejects_bad_device"

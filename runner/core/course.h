@@ -24,10 +24,11 @@ struct Lesson {
 
 /// One exercise. Its files follow from its lesson's folder and its id.
 struct Exercise {
-    std::string id;      ///< unique across the course, e.g. "choose_device"
-    std::string lesson;  ///< the lesson number, e.g. "01"
-    std::string title;   ///< one line for people
-    int line = 0;        ///< the line of its `## id: title` heading in the file it was read from
+    std::string id;       ///< unique across the course, e.g. "choose_device"
+    std::string lesson;   ///< the lesson number, e.g. "01"
+    std::string title;    ///< one line for people
+    std::string summary;  ///< what the learner writes, for the lesson's table; the title if none
+    int line = 0;         ///< the line of its `## id: title` heading in the file it was read from
     int timeout_s = layout::kDefaultTimeoutS;  ///< the test program is stopped after this long
     std::vector<std::string> hints;            ///< Markdown, revealed one at a time by `hint`
 };
@@ -42,8 +43,9 @@ class Course {
     static Course load(const std::filesystem::path& root, Language language = Language::kEnglish);
 
     /// The exercises that one lesson's info.md declares; `source` names it in error messages.
-    /// Each `## id: title` heading declares an exercise; a `timeout_s: N` line may follow
-    /// it; each `### Hint` section below it is one hint.
+    /// Each `## id: title` heading declares an exercise; a `summary: text` line (what the
+    /// learner writes, one line, for the lesson README's table) and a `timeout_s: N` line may
+    /// follow it; each `### Hint` section below it is one hint.
     static std::vector<Exercise> parse_exercises(std::string_view markdown, const Lesson& lesson,
                                                  std::string_view source);
 
@@ -51,8 +53,8 @@ class Course {
     /// translation of it (`translated`, read from `source`). The translation must have the same
     /// structure: the same `## id: ...` headings in the same order, the same number of
     /// `### Hint` sections under each, and the same `timeout_s:` lines; only the
-    /// titles and the hints' text differ. Throws EnvironmentError naming the file, the line and
-    /// the difference otherwise.
+    /// titles, the summaries and the hints' text differ. Throws EnvironmentError naming the file,
+    /// the line and the difference otherwise.
     static void translate_exercises(std::vector<Exercise>& exercises, std::string_view translated,
                                     const Lesson& lesson, std::string_view source,
                                     std::string_view reference);

@@ -105,9 +105,16 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                          std::string(value) + "\"");
                 }
                 exercise.timeout_s = seconds;
+            } else if (line.starts_with("summary:")) {
+                exercise.summary = std::string(trimmed(line.substr(8)));
+                if (exercise.summary.empty()) {
+                    fail("\"summary:\" expected one line saying what the learner writes");
+                }
             } else {
-                fail("expected \"timeout_s: N\" or a \"### Hint\" section below \"## " +
-                     exercise.id + "\", got \"" + std::string(line) + "\"");
+                fail(
+                    "expected \"summary: text\", \"timeout_s: N\" or a \"### Hint\" section "
+                    "below \"## " +
+                    exercise.id + "\", got \"" + std::string(line) + "\"");
             }
         }
     }
@@ -162,7 +169,7 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
                              std::string(reference) +
                              ": the same \"## id: ...\" headings in the same order, the same "
                              "number of \"### Hint\" sections under each, the same timeout_s: "
-                             "lines; only titles and hint text differ";
+                             "lines; only titles, summaries and hint text differ";
     const auto fail = [&](int line, const std::string& problem) {
         throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + problem +
                                rule);
@@ -199,6 +206,7 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
     }
     for (std::size_t i = 0; i < exercises.size(); ++i) {
         exercises[i].title = translation[i].title;
+        exercises[i].summary = translation[i].summary;
         exercises[i].hints = translation[i].hints;
     }
 }

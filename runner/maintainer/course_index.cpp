@@ -107,14 +107,15 @@ std::string exercise_table(const std::vector<const Exercise*>& exercises, std::s
     const bool korean = language == Language::kKorean;
     std::string table = korean ? "<!-- 이 표는 `./torchlings dev index`가 " + std::string(source) +
                                      "에서 씁니다. 그 파일을 "
-                                     "고치세요. -->\n| id | 연습 문제 | "
+                                     "고치세요. -->\n| id | 작성할 내용 | "
                                      "확인 |\n"
                                : "<!-- This table is written by `./torchlings dev index` from " +
                                      std::string(source) +
-                                     ": edit that file. -->\n| id | exercise | check |\n";
+                                     ": edit that file. -->\n| id | what you write | check |\n";
     table += "|---|---|---|\n";
     for (const Exercise* exercise : exercises) {
-        table += "| `" + exercise->id + "` | " + cell(exercise->title) + " | `" +
+        table += "| `" + exercise->id + "` | " +
+                 cell(exercise->summary.empty() ? exercise->title : exercise->summary) + " | `" +
                  std::string(kCommand) + " check " + exercise->id + "` |\n";
     }
     return table;

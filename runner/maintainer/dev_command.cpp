@@ -118,11 +118,14 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
         }
     };
     for (const auto& [pattern, entry] :
-         {std::pair<std::string_view, std::string>{layout::kExerciseInfo,
-                                                   ": TODO(author) title\n\n### Hint\n\n"
-                                                   "TODO(author): the first hint.\n"},
+         {std::pair<std::string_view, std::string>{
+              layout::kExerciseInfo,
+              ": TODO(author) title\n\nsummary: TODO(author) what the learner "
+              "writes\n\n### Hint\n\n"
+              "TODO(author): the first hint.\n"},
           {layout::kExerciseInfoKorean,
-           ": TODO(author) 제목\n\n### Hint\n\nTODO(author): 첫 힌트.\n"}}) {
+           ": TODO(author) 제목\n\nsummary: TODO(author) 작성할 내용\n\n### Hint\n\n"
+           "TODO(author): 첫 힌트.\n"}}) {
         edit(pattern, [&](std::string text) -> std::optional<std::string> {
             return text + (text.empty() || text.back() == '\n' ? "" : "\n") + "\n## " + id + entry;
         });

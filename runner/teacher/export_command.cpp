@@ -226,6 +226,21 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
             ++copied;
             continue;
         }
+        if (relative == layout::kExerciseIndex && chosen.size() < course.lessons().size()) {
+            // The index of the lessons whose exercises went along, as `dev index` writes it
+            // there: configure builds no exercise whose info.md stayed behind.
+            nlohmann::ordered_json index =
+                nlohmann::ordered_json::parse(read_file(context.root() / relative));
+            for (const Lesson& lesson : course.lessons()) {
+                if (!chosen.contains(lesson.dir)) {
+                    index["lessons"].erase(lesson.dir);
+                }
+            }
+            write_file(target / relative, index.dump(2) + "\n");
+            manifest.emplace(relative, sha256_file(target / relative));
+            ++copied;
+            continue;
+        }
         const fs::path destination = target / relative;
         fs::create_directories(destination.parent_path());
         fs::copy_file(context.root() / relative, destination, fs::copy_options::none, error);

@@ -93,14 +93,17 @@ foreach(lesson IN ITEMS 03_tensor_movement 10_distributed)
     message(FATAL_ERROR "export --lessons left out lessons/${lesson}/: pages and programs stay")
   endif()
 endforeach()
-foreach(file IN ITEMS exercises/pristine.json graders/classroom50/autograder.py
-                      graders/gradescope/run_autograder)
+foreach(file IN ITEMS exercises/pristine.json exercises/index.json
+                      graders/classroom50/autograder.py graders/gradescope/run_autograder)
   file(READ "${part}/${file}" text)
   if(NOT text MATCHES "exercises/05_memory/" OR text MATCHES "exercises/03_tensor_movement/")
     message(FATAL_ERROR "${file} of export --lessons 01-02,05 should name lesson 05's exercise "
                         "files and none of lesson 03's:\n${text}")
   endif()
 endforeach()
+# The copy's index is the one `dev index` writes for it: no exercise whose info.md stayed behind.
+run_or_fail("dev index --check in the copy of three lessons" "${RUNNER}" --root "${part}"
+  --color=never dev index --check)
 run_or_fail("check --verify-tests in the copy of three lessons" "${RUNNER}" --root "${part}"
   --build-dir "${WORK}/part-build" --state "${WORK}/part-state.json" --color=never
   check --verify-tests)

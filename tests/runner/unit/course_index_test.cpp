@@ -54,9 +54,11 @@ void write_course(const tl::testing::TempDir& dir) {
               "## Key points\n\nMore.\n");
     dir.write("lessons/01_demo/README.ko.md", "# 강의 01 — 데모\n\n## 연습 문제\n\n끝.\n");
     dir.write("exercises/01_demo/info.md",
-              "## demo: Sum | the values\n\ntimeout_s: 7\n\n## other: Another one\n");
+              "## demo: Sum | the values\n\ntimeout_s: 7\n\n## other: Another one\n\n"
+              "summary: a `List<T>` | of values\n");
     dir.write("exercises/01_demo/info.ko.md",
-              "## demo: 값을 더하기\n\ntimeout_s: 7\n\n## other: 다른 하나\n");
+              "## demo: 값을 더하기\n\ntimeout_s: 7\n\n## other: 다른 하나\n\n"
+              "summary: 값의 목록\n");
     dir.write("solutions/01_demo/demo.cpp", "int demo() {\n\n    return 1;\n}\n");
     dir.write("solutions/01_demo/mistakes/demo.md", kCatalogue);
 }
@@ -161,7 +163,7 @@ TEST_CASE("course index: the exercise table is written from info.md, in place of
     // Written again from what it wrote: the same text (the marker line is part of the table).
     const std::string again =
         "<!-- This table is written by `./torchlings dev index` from x: edit "
-        "that file. -->\n| id | exercise | check |\n|---|---|---|\n";
+        "that file. -->\n| id | what you write | check |\n|---|---|---|\n";
     const std::string once = *tl::with_exercise_table(readme, "## Exercises", again);
     CHECK(tl::with_exercise_table(once, "## Exercises", again) == once);
     // A section without a table gets one after its heading; no section, nothing to write.
@@ -175,9 +177,10 @@ TEST_CASE("course index: the exercise table is written from info.md, in place of
     const tl::Lesson& lesson = course.lessons().at(0);
     const std::string english = tl::exercise_table(
         course.exercises_of(lesson), "exercises/01_demo/info.md", tl::Language::kEnglish);
-    CHECK_THAT(english, ContainsSubstring("| id | exercise | check |\n|---|---|---|\n"
+    // The summary, where there is one, says what the learner writes; otherwise the title does.
+    CHECK_THAT(english, ContainsSubstring("| id | what you write | check |\n|---|---|---|\n"
                                           "| `demo` | Sum \\| the values | `./torchlings check "
-                                          "demo` |\n| `other` | Another one |"));
+                                          "demo` |\n| `other` | a `List<T>` \\| of values |"));
     CHECK_THAT(english, ContainsSubstring("from exercises/01_demo/info.md: edit that file"));
 }
 
@@ -193,6 +196,8 @@ TEST_CASE("course index: every file dev index writes, and which of them are stal
                                             "lessons/01_demo/README.md",
                                             "lessons/01_demo/README.ko.md"});
     CHECK_THAT(files[3].content, ContainsSubstring("| `demo` | 값을 더하기 |"));
+    CHECK_THAT(files[3].content, ContainsSubstring("| id | 작성할 내용 | 확인 |"));
+    CHECK_THAT(files[3].content, ContainsSubstring("| `other` | 값의 목록 |"));
     CHECK_THAT(files[3].content, ContainsSubstring("exercises/01_demo/info.ko.md"));
     CHECK(tl::stale_files(files).size() == 4);  // nothing written yet
     for (const tl::GeneratedFile& file : files) {

@@ -121,8 +121,10 @@ TEST_CASE("metadata errors name the file, the line and what was expected") {
                       ContainsSubstring(":8: expected \"### Hint\""));
     CHECK_THROWS_WITH(
         parse1(with("timeout_s: 12", "timout_s: 12")),
-        ContainsSubstring("expected \"timeout_s: N\" or a \"### Hint\" "
+        ContainsSubstring("expected \"summary: text\", \"timeout_s: N\" or a \"### Hint\" "
                           "section below \"## choose_device\", got \"timout_s: 12\""));
+    CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "summary:")),
+                      ContainsSubstring(":5: \"summary:\" expected one line"));
     // given: (cases an untouched stub might pass) is no longer part of the format.
     CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "given: compiles")),
                       ContainsSubstring("got \"given: compiles\""));
