@@ -27,9 +27,8 @@
 # platform (on Classroom 50 the first submission is the cold one; the next two reuse its work).
 # Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for the export,
 # zip, and what scripts/ci/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR, STOCK_KEEP, STOCK_BASES
-# and CI_NETWORK_LOCK as there (with the lock, a download figure is printed only for the steps that
-# hold it: the first submission and the image). CLASS_LESSONS: the lessons whose exercises the class takes (`export --lessons`, e.g.
-# 01 or 01-03: one assignment per unit; default: every lesson); it must include 01, whose
+# and STOCK_OWN_NETWORK as there. CLASS_LESSONS: the lessons whose exercises the class takes
+# (`export --lessons`, e.g. 01 or 01-03: one assignment per unit; default: every lesson); it must include 01, whose
 # count_devices is the one solved exercise. Exit status 0 only if every submission scored as it
 # should.
 set -euo pipefail
@@ -53,7 +52,8 @@ if [ -z "${RUNNER:-}" ]; then
   done
 fi
 [ -x "${RUNNER:-}" ] || die "no torchlings-runner to export with: build the course first, or set RUNNER"
-net_lock   # from here until the first grading (or the image) is done: its downloads are its own
+export RUNNER   # the same one in its own network (own_network runs this script again)
+own_network "$@"
 host_install zip || die "zip is needed for Gradescope's autograder.zip (apt-get install zip)"
 WORK="$DIR.work"
 rm -rf "$WORK"
@@ -76,11 +76,11 @@ done)
 
 make_stock_root
 part "the stock root"
-metric() {  # metric <what> <GNU time's -v output>: wall time, peak memory and (when counted) download
-  local rss downloaded=""
+metric() {  # metric <what> <GNU time's -v output>: wall time, peak memory and download
+  local rss downloaded
   rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
-  counted && downloaded=", downloaded $(( ($(received_bytes) - received_before) / 1000000 )) MB"
-  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB$downloaded"
+  downloaded=$(( ($(received_bytes) - received_before) / 1000000 ))
+  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB, downloaded $downloaded MB"
 }
 cases_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]))' "$1"; }
 cases_named() {  # the cases whose name starts with "<id>: "
@@ -158,8 +158,7 @@ grade50() {  # grade50 <name>: one push, graded
    check_scores classroom50 "$WORK/$name.result.json" "$name") || failed="$failed $name"
 }
 three_pushes() {  # the untouched stubs, one exercise solved, all solved
-  grade50 "${1}untouched"
-  net_unlock   # the next two reuse the first one's downloads
+  grade50 "${1}untouched"   # the next two reuse the first one's downloads
   cp "$WORK/course/solutions/01_availability/count_devices.cpp" "$DIR$C50_WORK/class/$solved_one"
   grade50 "${1}one_solved"
   for file in $solutions; do cp "$WORK/course/solutions/$file" "$DIR$C50_WORK/class/exercises/$file"; done
@@ -211,7 +210,6 @@ else
   in_root 'apt-get update -qq >/dev/null; cd /autograder/source && /usr/bin/time -v -o /tmp/setup.time bash ./setup.sh' \
     >"$WORK/setup.out" 2>&1 || { tail -n 60 "$WORK/setup.out" >&2; die "setup.sh failed: the image does not build"; }
   metric "setup.sh (the image)" "$DIR/tmp/setup.time"
-  net_unlock
   du -sh "$ag" >&2 || true
   rm -rf "$DIR/autograder.image"
   cp -a "$ag" "$DIR/autograder.image"
@@ -244,9 +242,7 @@ else
   # the way setup.sh built this one) as the runtime's container, where the job runs as root and
   # the autograder grades in the image's built copy of the class --------------------------------
   rm -rf "$ag" && cp -a "$DIR/autograder.image" "$ag"
-  net_lock
   in_root 'apt-get install -y -qq --no-install-recommends python3 >/dev/null'
-  net_unlock   # the image's pushes download nothing
   C50_USER=root C50_WORK=/__w C50_ENV="TORCHLINGS_CLASS_COURSE=/autograder/source"
   install_class50
   three_pushes image_

@@ -26,7 +26,7 @@
 #                     http://archive.ubuntu.com/ubuntu for Ubuntu, whose archive key comes from
 #                     the mirror's ubuntu-keyring package, over HTTPS)
 #   STOCK_KEEP=1      keep the root afterwards (unmounted), to look inside
-#   STOCK_BASES, CI_NETWORK_LOCK  as in scripts/ci/stock_root.sh (.ci/run sets STOCK_BASES)
+#   STOCK_BASES, STOCK_OWN_NETWORK  as in scripts/ci/stock_root.sh (.ci/run sets both)
 #   STOCK_PIP_CACHE   a pip cache folder of this machine lent to the root (default: this machine's
 #                     ${XDG_CACHE_HOME:-~/.cache}/pip when it exists; "none" for none): small
 #                     wheels (CUDA's runtime, CMake's) come from there instead of the network. The torch wheel never
@@ -47,7 +47,7 @@ else
   HOME_IN=/home/$LEARNER STOCK_PIP_CACHE=none
 fi
 . "$ROOT/scripts/ci/stock_root.sh"
-net_lock   # until the first command is done: every download of this check is counted as its own
+own_network "$@"
 make_stock_root
 if [ "$LEARNER" != root ]; then
   # A learner's own account: sudo without a password, as on a cloud image or a CI runner (where
@@ -105,12 +105,11 @@ esac
 part "the first command (set-up, build, lesson 01)"
 failed=""
 
-# --- 2. The notebook, with the root's Python (it installs nbclient and ipykernel: under the lock) ---
+# --- 2. The notebook, with the root's Python (it installs nbclient and ipykernel) ------------------
 as_learner 'cd ~/torchlings && python3 --version && scripts/ci/ci_notebook.sh' >"$DIR.notebook.out" 2>&1 \
   || { tail -n 40 "$DIR.notebook.out" >&2; failed="$failed notebook"; }
 tail -n 3 "$DIR.notebook.out" >&2
 part "the notebook"
-net_unlock   # nothing below downloads
 
 # --- 3. One exercise per lesson: the stub fails, the solution passes -------------------------------
 for tests in "$ROOT"/tests/exercises/[0-9][0-9]_*/; do

@@ -12,11 +12,10 @@
 #   STOCK_BASES       a folder of base roots made beforehand by scripts/ci/stock_bases.sh, one per
 #                     suite: the root is a copy of <folder>/<suite> when that one is complete
 #                     (what a check measures starts after the root is made, so only time differs)
-#   CI_NETWORK_LOCK   a lock file that checks run side by side share: a check holds it while it
-#                     downloads, so the bytes it counts are its own
+#   STOCK_OWN_NETWORK=1  the check runs in a network namespace of its own (own_network, below), so
+#                     that the bytes it counts are its own while other checks download beside it
 # Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean,
-# login-like environment), net_lock/net_unlock, counted (whether downloads are counted now),
-# mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
+# login-like environment), received_bytes, own_network, mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
 # scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its
 # base), mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
@@ -48,14 +47,14 @@ part() {  # part <name>: print the time of the part that ends here
 
 unmount_all() { unmount_root "$DIR"; }
 cleanup() {
-  net_unlock
   unmount_all
   rm -rf "$DIR.keyring"
   if [ "${STOCK_KEEP:-0}" != 1 ]; then rm -rf --one-file-system "$DIR"; fi
 }
 
-# received_bytes: the bytes this machine's network interfaces have received so far (the root
-# shares the machine's network, so the difference across a step is what that step downloaded).
+# received_bytes: the bytes the network interfaces of this check have received so far: this
+# machine's, which the root shares, or, with STOCK_OWN_NETWORK=1, the check's own (the difference
+# across a step is what that step downloaded).
 received_bytes() {
   awk -F'[: ]+' 'NR > 2 && $2 != "lo" {sum += $3} END {printf "%.0f\n", sum}' /proc/net/dev
 }
@@ -79,22 +78,44 @@ in_root() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
 }
 
-# net_lock / net_unlock: hold CI_NETWORK_LOCK (when set) while this check downloads. counted:
-# status 0 while the bytes received are this check's own (the lock is held, or there is none).
-NET_LOCKED=0
-net_lock() {
-  [ -n "${CI_NETWORK_LOCK:-}" ] || return 0
-  exec 8>>"$CI_NETWORK_LOCK"
-  flock 8
-  NET_LOCKED=1
+# own_network <the check's arguments>: with STOCK_OWN_NETWORK=1, runs the calling script again in
+# a network namespace of its own and exits with its status. slirp4netns (a user-mode network stack,
+# the one rootless Podman uses; a Debian and Ubuntu package, installed when missing) joins that
+# namespace to this machine's network, so every download of the check, the root's included, passes
+# through the namespace's one interface, whose counters are the check's alone. Names are looked up
+# through slirp4netns's forwarder (10.0.2.3), which asks this machine's own resolver. Without
+# STOCK_OWN_NETWORK the check shares this machine's network and counts all of it: nothing else may
+# download meanwhile.
+own_network() {
+  [ "${STOCK_OWN_NETWORK:-0}" = 1 ] && [ -z "${STOCK_NETNS:-}" ] || return 0
+  [ "$(id -u)" = 0 ] || die "STOCK_OWN_NETWORK=1 needs root (ip netns); run it as root"
+  host_install slirp4netns || die "STOCK_OWN_NETWORK=1 needs slirp4netns (apt-get install slirp4netns)"
+  local ns="torchlings-$SUITE-$$" slirp status=0 waited=0
+  ip netns add "$ns" || die "could not make the network namespace $ns"
+  mkdir -p "/etc/netns/$ns"
+  echo "nameserver 10.0.2.3" >"/etc/netns/$ns/resolv.conf"   # ip netns exec puts it in place
+  slirp4netns --configure --mtu=65520 --disable-host-loopback --netns-type=path "/run/netns/$ns" \
+    tap0 >"$DIR.slirp4netns.log" 2>&1 &
+  slirp=$!
+  until ip netns exec "$ns" ip -4 -o addr show dev tap0 2>/dev/null | grep -q 'inet '; do
+    if [ "$waited" -ge 100 ] || ! kill -0 "$slirp" 2>/dev/null; then
+      cat "$DIR.slirp4netns.log" >&2
+      kill "$slirp" 2>/dev/null || true
+      ip netns delete "$ns"
+      rm -rf "/etc/netns/$ns"
+      die "slirp4netns did not connect the network namespace $ns (log above)"
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  say "in a network namespace of its own ($ns, through slirp4netns): its downloads are counted alone"
+  STOCK_NETNS=$ns ip netns exec "$ns" /bin/bash "$0" "$@" || status=$?
+  kill "$slirp" 2>/dev/null || true
+  wait "$slirp" 2>/dev/null || true
+  ip netns delete "$ns" || true
+  rm -rf "/etc/netns/$ns" "$DIR.slirp4netns.log"
+  exit "$status"
 }
-net_unlock() {
-  [ "$NET_LOCKED" = 1 ] || return 0
-  flock -u 8
-  exec 8>&-
-  NET_LOCKED=0
-}
-counted() { [ -z "${CI_NETWORK_LOCK:-}" ] || [ "$NET_LOCKED" = 1 ]; }
 
 # mount_root <dir> / unmount_root <dir>: /proc and /dev (and /dev/pts) of this machine in the root.
 mount_root() {
