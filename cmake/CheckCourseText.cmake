@@ -28,7 +28,6 @@ set(floor "${major}.${minor}")
 set(statements
   "CMakePresets.json|\"cmakeMinimumRequired\": {\"major\": ([0-9]+), \"minor\": ([0-9]+)"
   "cmake/CheckCourseText.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
-  "cmake/CheckDevcontainer.cmake|cmake_minimum_required\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsDiscoverTests.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsFindTorch.cmake|cmake_policy\\(VERSION ([0-9]+)\\.([0-9]+)\\)"
   "cmake/TorchlingsSupport.cmake|CMake +([0-9]+)\\.([0-9]+) \\.\\. "
