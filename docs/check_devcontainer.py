@@ -36,10 +36,13 @@ def first_command(text):
     lines = text.split("\n")
     for number, line in enumerate(lines):
         if FENCE.fullmatch(line.rstrip("\r")):
-            if number + 1 < len(lines):
-                command = re.sub(r"[ \t]+#.*$", "", lines[number + 1].rstrip("\r")).strip()
-                if command and not command.startswith("```"):
-                    return command
+            # The block's first line that is not blank.
+            for following in lines[number + 1:]:
+                command = re.sub(r"[ \t]+#.*$", "", following.rstrip("\r")).strip()
+                if command:
+                    if not command.startswith("```"):
+                        return command
+                    break
             break
     raise DevcontainerError(f"{README}: no first command (the first line of its first ```sh "
                             "block)")
@@ -65,8 +68,8 @@ def without_comments(text):
             end = text.find("*/", at + 2)
             if end < 0:
                 raise DevcontainerError(f"{CONFIG}: a /* comment is never closed")
+            kept.append(" " + "\n" * text.count("\n", at, end))  # later lines keep their numbers
             at = start = end + 2
-            kept.append(" ")
         else:
             at += 1
     kept.append(text[start:])
@@ -92,7 +95,8 @@ def check(root):
         config = json.loads(without_comments(text))
     except json.JSONDecodeError as error:
         raise DevcontainerError(f"{CONFIG}:{error.lineno}: not JSON with comments "
-                                f"({error.msg})") from error
+                                f"({error.msg}; a comma after the last item of an object or "
+                                "array is one thing it does not take)") from error
     if not isinstance(config, dict) or "postCreateCommand" not in config:
         raise DevcontainerError(f"{CONFIG}: no postCreateCommand; make it the README's first "
                                 f"command as one string: \"{first}\"")

@@ -118,6 +118,20 @@ class Check(unittest.TestCase):
     def test_broken_json_is_refused_naming_its_line(self):
         self.assertIn(".devcontainer/devcontainer.json:2: not JSON with comments",
                       self.refused('{ // a comma is missing\n  "name": "x" "image": "y"\n}\n'))
+        # A block comment over several lines leaves the lines after it their numbers.
+        self.assertIn(".devcontainer/devcontainer.json:5: not JSON with comments",
+                      self.refused('{ /* one\n two */ "name": "x",\n\n  "image": "y",\n}\n'))
+        # A comma after the last item is named as something JSON does not take.
+        self.assertIn("a comma after the last item", self.refused('{"name": "x",}\n'))
+
+    def test_the_first_command_is_the_blocks_first_line_that_is_not_blank(self):
+        code, _, err = self.run_check()
+        self.assertEqual(code, 0, err)
+        (self.root / "README.md").write_text(README.replace("```sh\n", "```sh\n\n"),
+                                             encoding="utf-8")
+        code, out, err = self.run_check()
+        self.assertEqual(code, 0, err)
+        self.assertIn("(./torchlings run 01)", out)
 
 
 if __name__ == "__main__":

@@ -135,8 +135,8 @@ def main(argv):
             pages.append((page, shown_outputs(page, text)))
         command = [word for word in args.launch.split("|") if word] + [args.demo]
         try:
-            run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S,
-                                 check=False)
+            run = subprocess.run(command, capture_output=True, encoding="utf-8",
+                                 errors="replace", timeout=TIMEOUT_S, check=False)
         except subprocess.TimeoutExpired as error:
             raise OutputError(f"{' '.join(command)} ran longer than {TIMEOUT_S} s") from error
         if run.returncode != 0:

@@ -106,6 +106,10 @@ std::vector<Exercise> Course::parse_exercises(std::string_view markdown, const L
                 }
                 exercise.timeout_s = seconds;
             } else if (line.starts_with("summary:")) {
+                if (!exercise.summary.empty()) {
+                    fail("a second \"summary:\" line below \"## " + exercise.id +
+                         "\"; an exercise has one");
+                }
                 exercise.summary = std::string(trimmed(line.substr(8)));
                 if (exercise.summary.empty()) {
                     fail("\"summary:\" expected one line saying what the learner writes");
@@ -168,8 +172,8 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
     const std::string rule = "; " + std::string(source) + " is a translation of " +
                              std::string(reference) +
                              ": the same \"## id: ...\" headings in the same order, the same "
-                             "number of \"### Hint\" sections under each, the same timeout_s: "
-                             "lines; only titles, summaries and hint text differ";
+                             "number of \"### Hint\" sections under each, the same summary: and "
+                             "timeout_s: lines; only titles, summaries and hint text differ";
     const auto fail = [&](int line, const std::string& problem) {
         throw EnvironmentError(std::string(source) + ":" + std::to_string(line) + ": " + problem +
                                rule);
@@ -192,6 +196,13 @@ void Course::translate_exercises(std::vector<Exercise>& exercises, std::string_v
                                   std::to_string(theirs.hints.size()) + " \"### Hint\" sections, " +
                                   std::string(reference) + " has " +
                                   std::to_string(ours.hints.size()));
+        }
+        if (theirs.summary.empty() != ours.summary.empty()) {
+            fail(theirs.line, "\"## " + theirs.id + "\" " +
+                                  (ours.summary.empty() ? "has a summary: line, which "
+                                                        : "has no summary: line, which ") +
+                                  std::string(reference) +
+                                  (ours.summary.empty() ? " does not have" : " has"));
         }
         if (theirs.timeout_s != ours.timeout_s) {
             fail(theirs.line, "\"## " + theirs.id + "\" has another timeout_s: line than " +

@@ -147,6 +147,39 @@ bool of_other_lesson(const std::string& relative, const Course& course,
     });
 }
 
+/// Throws unless the course's exercise index (kExerciseIndex, written by `dev index`) records each
+/// lesson's info.md as it is now: the copy takes the index as exported, whatever its info.md says
+/// later (a learner copy's configure compares no hashes), so it must be current here.
+void require_current_index(const Course& course) {
+    std::error_code error;
+    const auto is_regular = [&error](const fs::path& path) {
+        return fs::is_regular_file(path, error);
+    };
+    const fs::path index_file = course.root() / layout::kExerciseIndex;
+    nlohmann::json index;
+    if (is_regular(index_file)) {
+        index = nlohmann::json::parse(read_file(index_file), nullptr, false);
+    }
+    for (const Lesson& lesson : course.lessons()) {
+        const fs::path info = layout_path(layout::kExerciseInfo, lesson.dir, "");
+        if (!is_regular(course.root() / info)) {
+            continue;
+        }
+        const nlohmann::json* entry = nullptr;
+        if (index.is_object() && index.contains("lessons") && index["lessons"].is_object() &&
+            index["lessons"].contains(lesson.dir)) {
+            entry = &index["lessons"][lesson.dir];
+        }
+        if (entry == nullptr || !entry->is_object() || !entry->contains("sha256") ||
+            (*entry)["sha256"] != sha256_file(course.root() / info)) {
+            throw EnvironmentError("export: " + std::string(layout::kExerciseIndex) +
+                                   " is older than " + info.generic_string() +
+                                   "; run `./torchlings dev index`, commit what it writes, then "
+                                   "export again (the copy takes the index as it is exported).");
+        }
+    }
+}
+
 /// Files whose edits do not change a grade: prose, notebooks, git's own settings.
 bool is_prose(const std::string& relative) {
     return relative.ends_with(".md") || relative.ends_with(".ipynb") ||
@@ -203,6 +236,7 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     }
     const Course& course = context.course();
     const std::set<std::string> chosen = chosen_lessons(course, options.lessons);
+    require_current_index(course);
     std::vector<std::string> learners = learner_files(context);
     std::erase_if(learners,
                   [&](const std::string& file) { return of_other_lesson(file, course, chosen); });

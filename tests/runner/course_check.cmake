@@ -3,9 +3,11 @@
 # the runner (`dev index`) and then breaks:
 #   cmake -D WORK=<folder> -D CASE=<case> -D CHECK=<TorchlingsCourse.cmake>
 #         -D RUNNER=<torchlings-runner> -P course_check.cmake
-# CASE ok, learner_copy and stale_info (an info.md edited since the index was written: a warning
-# that names the fix, and the lesson left out) must pass; every other case must fail, naming the
-# file at fault (mistake_badly_named: `dev index` must, since the catalogue does not parse).
+# CASE ok, learner_copy, stale_info (an info.md edited since the index was written: a warning
+# that names the fix, and the lesson left out) and learner_copy_hint (the same edit in a learner
+# copy: its index is taken as exported, no warning) must pass; every other case must fail, naming
+# the file at fault (mistake_badly_named: `dev index` must, since the catalogue does not parse;
+# export_stale_index: `export` must, refusing to copy an index older than its info.md).
 foreach(var WORK CASE CHECK RUNNER)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "course_check.cmake: -D${var}=... is required")
@@ -38,6 +40,15 @@ elseif(CASE STREQUAL "stale_info")
   set(expected "exercises/01_demo/info.md has changed since exercises/index.json was written")
 elseif(CASE STREQUAL "learner_copy")
   file(REMOVE_RECURSE "${root}/solutions")
+elseif(CASE STREQUAL "learner_copy_hint")
+  file(REMOVE_RECURSE "${root}/solutions")
+  file(APPEND "${root}/exercises/01_demo/info.md" "\n### Hint\n\nA hint a teacher added.\n")
+  set(expected "course check: ok, 1 lessons and 1 exercises")
+  set(unexpected "has changed since")
+elseif(CASE STREQUAL "export_stale_index")
+  file(APPEND "${root}/exercises/01_demo/info.md" "\n### Hint\n\nA hint added later.\n")
+  set(command "${RUNNER}" --root "${root}" --color=never export --learner "${WORK}/${CASE}-copy")
+  set(expected "export: exercises/index.json is older than exercises/01_demo/info.md; run `./torchlings dev index`")
 elseif(CASE STREQUAL "undeclared_stub")
   file(WRITE "${root}/exercises/01_demo/extra.cpp" "// TODO\n")
   set(expected "exercises/01_demo/extra.cpp belongs to no exercise: exercises/01_demo/info.md declares demo")
@@ -85,8 +96,14 @@ execute_process(COMMAND ${command}
                 RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
 string(REGEX REPLACE "[ \n]+" " " flat "${output}")  # CMake wraps its error messages
 string(FIND "${flat}" "${expected}" at)
-if(at EQUAL -1 OR (CASE MATCHES "^(ok|learner_copy|stale_info)$" AND NOT code EQUAL 0) OR
-   (NOT CASE MATCHES "^(ok|learner_copy|stale_info)$" AND code EQUAL 0))
+set(passes "^(ok|learner_copy|learner_copy_hint|stale_info)$")
+if(unexpected)
+  string(FIND "${flat}" "${unexpected}" unwanted)
+else()
+  set(unwanted -1)
+endif()
+if(at EQUAL -1 OR NOT unwanted EQUAL -1 OR (CASE MATCHES "${passes}" AND NOT code EQUAL 0) OR
+   (NOT CASE MATCHES "${passes}" AND code EQUAL 0))
   message(FATAL_ERROR "course check, case ${CASE}: expected \"${expected}\" "
                       "(exit code ${code}), got:\n${output}")
 endif()

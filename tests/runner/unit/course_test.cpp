@@ -125,6 +125,11 @@ TEST_CASE("metadata errors name the file, the line and what was expected") {
                           "section below \"## choose_device\", got \"timout_s: 12\""));
     CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "summary:")),
                       ContainsSubstring(":5: \"summary:\" expected one line"));
+    CHECK_THROWS_WITH(
+        parse1(with("timeout_s: 12", "summary: one\nsummary: two")),
+        ContainsSubstring(":6: a second \"summary:\" line below \"## choose_device\""));
+    CHECK(parse1(with("timeout_s: 12", "summary: writes | a table cell"))[0].summary ==
+          "writes | a table cell");
     // given: (cases an untouched stub might pass) is no longer part of the format.
     CHECK_THROWS_WITH(parse1(with("timeout_s: 12", "given: compiles")),
                       ContainsSubstring("got \"given: compiles\""));
@@ -287,6 +292,10 @@ TEST_CASE("a translation that differs from info.md in structure is a course erro
     CHECK_THROWS_WITH(translate1(ko_with("timeout_s: 12", "timeout_s: 99")),
                       ContainsSubstring(ko + "3: \"## choose_device\" has another timeout_s: "
                                              "line than exercises/01_availability/info.md"));
+    // A summary on one side only.
+    CHECK_THROWS_WITH(translate1(ko_with("timeout_s: 12", "timeout_s: 12\nsummary: 요약")),
+                      ContainsSubstring(ko + "3: \"## choose_device\" has a summary: line, which "
+                                             "exercises/01_availability/info.md does not have"));
     // Its own syntax errors name the translation.
     CHECK_THROWS_WITH(translate1(ko_with("### Hint\n\n힌트 1", "### 힌트\n\n힌트 1")),
                       ContainsSubstring(ko + "8: expected \"### Hint\""));
