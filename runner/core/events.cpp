@@ -20,7 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string string_field(const json& event, const char* key) {
+std::string event_string_field(const json& event, const char* key) {
     const auto found = event.find(key);
     // Text from the test program: its control characters are shown, never obeyed.
     return found != event.end() && found->is_string()
@@ -63,13 +63,13 @@ int line_field(const json& event) {
 
 Failure parse_failure(const json& event) {
     Failure failure;
-    failure.kind = parse_kind(string_field(event, "kind"));
-    failure.macro = string_field(event, "macro");
-    failure.expr = string_field(event, "expr");
-    failure.expanded = string_field(event, "expanded");
-    failure.message = string_field(event, "message");
+    failure.kind = parse_kind(event_string_field(event, "kind"));
+    failure.macro = event_string_field(event, "macro");
+    failure.expr = event_string_field(event, "expr");
+    failure.expanded = event_string_field(event, "expanded");
+    failure.message = event_string_field(event, "message");
     failure.messages = strings_field(event, "messages");
-    failure.file = string_field(event, "file");
+    failure.file = event_string_field(event, "file");
     failure.line = line_field(event);
     return failure;
 }
@@ -84,26 +84,26 @@ TestCaseResult* open_case(TestRun& run, const std::string& name) {
 }
 
 void apply_event(TestRun& run, const json& event) {
-    const std::string type = string_field(event, "event");
+    const std::string type = event_string_field(event, "event");
     if (type == "run_start") {
         run.started = true;
     } else if (type == "run_end") {
         run.finished = true;
     } else if (type == "case_start") {
         TestCaseResult result;
-        result.name = string_field(event, "name");
+        result.name = event_string_field(event, "name");
         result.tags = strings_field(event, "tags");
-        result.file = string_field(event, "file");
+        result.file = event_string_field(event, "file");
         result.line = line_field(event);
         run.cases.push_back(std::move(result));
     } else if (type == "assertion") {
-        if (TestCaseResult* result = open_case(run, string_field(event, "case"))) {
+        if (TestCaseResult* result = open_case(run, event_string_field(event, "case"))) {
             result->failures.push_back(parse_failure(event));
         }
     } else if (type == "case_end") {
-        if (TestCaseResult* result = open_case(run, string_field(event, "name"))) {
-            result->status = parse_case_status(string_field(event, "status"));
-            result->skip_reason = string_field(event, "skip_reason");
+        if (TestCaseResult* result = open_case(run, event_string_field(event, "name"))) {
+            result->status = parse_case_status(event_string_field(event, "status"));
+            result->skip_reason = event_string_field(event, "skip_reason");
             const auto assertions = event.find("assertions");
             if (assertions != event.end() && assertions->is_number_integer()) {
                 result->assertions = assertions->get<int>();
@@ -207,7 +207,7 @@ TestRun parse_test_events(std::string_view json_lines, std::string_view key) {
         }
         // One report, from its run_start to its run_end: lines before or after it (written by
         // other code of the program through a copy of the descriptor) are not part of it.
-        const bool is_start = string_field(event, "event") == "run_start";
+        const bool is_start = event_string_field(event, "event") == "run_start";
         if (run.finished || run.started == is_start) {
             ++run.ignored_events;
             continue;

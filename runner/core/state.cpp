@@ -86,7 +86,7 @@ struct Parsed {
 };
 
 /// The value of a string field, or "" when it is missing or not a string.
-std::string string_field(const nlohmann::json& object, const char* key) {
+std::string state_string_field(const nlohmann::json& object, const char* key) {
     const auto found = object.find(key);
     return found != object.end() && found->is_string() ? found->get<std::string>() : "";
 }
@@ -117,7 +117,7 @@ Parsed parse_state(const std::string& text) {
             "hints are kept and the statuses rebuilt as you check (all at once: " +
             std::string("./torchlings check --all)");
     }
-    parsed.current = string_field(document, "current");
+    parsed.current = state_string_field(document, "current");
     const json& entries = document.value("exercises", json::object());
     if (!entries.is_object()) {
         throw std::runtime_error("\"exercises\" is not an object");
@@ -134,9 +134,9 @@ Parsed parse_state(const std::string& text) {
                 static_cast<int>(std::min(hints.get<double>(), static_cast<double>(kMaxHints)));
         }
         if (!old_format) {
-            state.status = parse_status(string_field(entry, "status"));
-            state.checked_at = string_field(entry, "checked_at");
-            state.source_sha256 = string_field(entry, "source_sha256");
+            state.status = parse_status(state_string_field(entry, "status"));
+            state.checked_at = state_string_field(entry, "checked_at");
+            state.source_sha256 = state_string_field(entry, "source_sha256");
         }
         parsed.exercises.emplace(id, std::move(state));
     }

@@ -79,8 +79,8 @@ ordered_json course_json(Context& context) {
 
 }  // namespace
 
-ExitCode list_command(Context& context, bool json) {
-    if (json) {
+ExitCode list_command(Context& context, bool as_json) {
+    if (as_json) {
         // Text that is not UTF-8 is replaced, not a crash: the document stays readable.
         context.out() << course_json(context).dump(2, ' ', false,
                                                    ordered_json::error_handler_t::replace)

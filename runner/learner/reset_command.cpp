@@ -89,7 +89,7 @@ fs::path backup_folder(const Context& context) {
 }
 
 /// Writes the file through a temporary sibling and a rename: never half a file.
-void replace_file(const fs::path& file, const std::string& content) {
+void restore_file(const fs::path& file, const std::string& content) {
     fs::path temporary = file;
     temporary += ".reset." + std::to_string(::getpid());
     write_file(temporary, content);
@@ -153,12 +153,12 @@ ExitCode reset_command(Context& context, const ResetOptions& options) {
                                        context.show(backup) + " (" + error.message() +
                                        "); it was not reset.");
             }
-            replace_file(plan.file, plan.stub);
+            restore_file(plan.file, plan.stub);
             out << context.message(Msg::kResetSaved,
                                    {plan.exercise->id, context.show(backup), plan.relative});
         } else {
             fs::create_directories(plan.file.parent_path());
-            replace_file(plan.file, plan.stub);
+            restore_file(plan.file, plan.stub);
             out << context.message(Msg::kResetMissing, {plan.exercise->id, plan.relative});
         }
         out << "\n";

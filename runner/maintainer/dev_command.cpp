@@ -28,12 +28,12 @@ namespace fs = std::filesystem;
 namespace {
 
 /// A layout pattern for one lesson folder and exercise id, from the course root.
-fs::path layout_path(const Context& context, std::string_view pattern, const Lesson& lesson,
+fs::path course_path(const Context& context, std::string_view pattern, const Lesson& lesson,
                      const std::string& id) {
     return context.root() / torchlings::runner::layout_path(pattern, lesson.dir, id);
 }
 
-bool valid_id(const std::string& id) {
+bool valid_new_id(const std::string& id) {
     return !id.empty() && id.size() <= 40 && id.front() >= 'a' && id.front() <= 'z' &&
            std::all_of(id.begin(), id.end(), [](char c) {
                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -53,8 +53,8 @@ std::string function_line(const std::string& id, std::string_view expression) {
 
 /// The scaffold's catalogue of mistakes: one example, squaring instead of doubling, which the
 /// scaffold's test `case_name` catches (by its second value), with that signature recorded.
-std::string mistake_catalogue(const Lesson& lesson, const std::string& id,
-                              const std::string& case_name) {
+std::string new_mistake_catalogue(const Lesson& lesson, const std::string& id,
+                                  const std::string& case_name) {
     const std::string solution =
         torchlings::runner::layout_path(layout::kSolutionFile, lesson.dir, id).generic_string();
     return "# Mistakes: " + id + "\n\nPlausible wrong answers to `" + id +
@@ -76,7 +76,7 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
     const std::string case_name = "doubles a number";
     Scaffold s;
     s.created.emplace_back(
-        layout_path(context, layout::kTestFile, lesson, id).parent_path() / (id + ".h"),
+        course_path(context, layout::kTestFile, lesson, id).parent_path() / (id + ".h"),
         "/// @file " + id + ".h\n/// @brief Exercise " + id +
             ": the API the learner's file implements and the tests call.\n"
             "#pragma once\n\nnamespace ex {\n\n"
@@ -85,7 +85,7 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
             id + "(int value);\n\n}  // namespace ex\n");
     const std::string head = "#include \"" + id + ".h\"\n\n#include <torchlings/exercise.h>\n\n";
     s.created.emplace_back(
-        layout_path(context, layout::kLearnerFile, lesson, id),
+        course_path(context, layout::kLearnerFile, lesson, id),
         "/// @file " + id + ".cpp\n/// @brief Exercise " + id + " (lesson " + lesson.number +
             "): TODO(author) one line on what the learner writes.\n///\n"
             "/// TODO(author): what the exercise teaches, in two or three lines.\n"
@@ -93,23 +93,23 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
             id + "      Stuck? ./torchlings hint " + id + "\n" + head + "namespace ex {\n\nint " +
             id + "(int value) {\n    // TODO: return twice the value.\n    (void)value;\n" +
             "    TL_TODO(\"" + id + ": return twice the value\");\n}\n\n}  // namespace ex\n");
-    s.created.emplace_back(layout_path(context, layout::kSolutionFile, lesson, id),
+    s.created.emplace_back(course_path(context, layout::kSolutionFile, lesson, id),
                            "/// @file " + id + ".cpp\n/// @brief Solution of " + id + " (lesson " +
                                lesson.number + ").\n#include \"" + id +
                                ".h\"\n\nnamespace ex {\n\n" + function_line(id, "2 * value") +
                                "\n\n}  // namespace ex\n");
-    s.created.emplace_back(layout_path(context, layout::kTestFile, lesson, id),
+    s.created.emplace_back(course_path(context, layout::kTestFile, lesson, id),
                            "/// @file " + id + "_test.cpp\n/// @brief Tests of exercise " + id +
                                ", built against the learner's file and the solution.\n#include \"" +
                                id + ".h\"\n\n#include \"tl_test/catch.h\"\n\nTEST_CASE(\"" +
                                case_name + "\", \"[task_1]\") {\n    CHECK(ex::" + id +
                                "(2) == 4);\n    CHECK(ex::" + id + "(-3) == -6);\n}\n");
-    s.created.emplace_back(layout_path(context, layout::kMistakeFile, lesson, id),
-                           mistake_catalogue(lesson, id, case_name));
+    s.created.emplace_back(course_path(context, layout::kMistakeFile, lesson, id),
+                           new_mistake_catalogue(lesson, id, case_name));
 
     // An existing file of the lesson, as `change` rewrites it (nothing: left as it is).
     const auto edit = [&](std::string_view pattern, const auto& change) {
-        const fs::path file = layout_path(context, pattern, lesson, id);
+        const fs::path file = course_path(context, pattern, lesson, id);
         std::error_code error;
         if (fs::exists(file, error)) {
             if (std::optional<std::string> text = change(read_file(file))) {
@@ -136,7 +136,7 @@ Scaffold scaffold(const Context& context, const Lesson& lesson, const std::strin
 ExitCode dev_new(Context& context, const std::string& lesson_name, const std::string& id) {
     const Course& course = context.course();
     const Lesson& lesson = course.resolve_lesson(lesson_name);
-    if (!valid_id(id)) {
+    if (!valid_new_id(id)) {
         throw UsageError("dev new: \"" + id +
                          "\" is not an exercise id; expected [a-z][a-z0-9_]*, at most 40 "
                          "characters, e.g. pinned_copy");
@@ -166,7 +166,7 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
     const fs::path pristine = context.root() / kPristineManifest;
     if (fs::exists(pristine, error)) {
         HashList stubs = read_hash_list(pristine, "stubs");
-        const fs::path stub = layout_path(context, layout::kLearnerFile, lesson, id);
+        const fs::path stub = course_path(context, layout::kLearnerFile, lesson, id);
         stubs[fs::relative(stub, context.root()).generic_string()] = git_blob_id(read_file(stub));
         write_hash_list(pristine, "stubs", stubs);
         context.out() << "  edited  " << context.show(pristine) << "\n";

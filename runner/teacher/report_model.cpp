@@ -47,7 +47,7 @@ constexpr Language kReportLanguage = Language::kEnglish;
 /// Exercism's limit on a test's `output`, in characters (bytes here, which is stricter).
 constexpr std::size_t kExercismOutputLimit = 500;
 /// How many lines of a test program's own output the reports keep, as the text output does.
-constexpr std::size_t kOutputTailLines = 20;
+constexpr std::size_t kReportTailLines = 20;
 /// The most characters of those lines kept (lines can be long).
 constexpr std::size_t kOutputTailLimit = 4000;
 /// The most failed checks of one test case described in its message.
@@ -347,7 +347,7 @@ ExerciseReport describe(const Context& context, const CheckOutcome& outcome) {
     }
     if (run.verdict != Verdict::kPassed && run.verdict != Verdict::kAllSkipped &&
         !trim(run.process.output).empty()) {
-        report.output = tail_of(last_lines(run.process.output, kOutputTailLines), kOutputTailLimit);
+        report.output = tail_of(last_lines(run.process.output, kReportTailLines), kOutputTailLimit);
     }
     return report;
 }
