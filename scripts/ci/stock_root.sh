@@ -59,11 +59,12 @@ received_bytes() {
   awk -F'[: ]+' 'NR > 2 && $2 != "lo" {sum += $3} END {printf "%.0f\n", sum}' /proc/net/dev
 }
 
-# host_install <package>: a tool of that name this machine lacks, installed with its own apt-get
-# (as root); status 1 where it cannot be.
+# host_install <command> [<package>]: a tool this machine lacks, installed with its own apt-get (as
+# root) from the package of that name (default: the command's); status 1 where it cannot be.
 host_install() {
   command -v "$1" >/dev/null 2>&1 && return 0
   { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; } || return 1
+  set -- "${2:-$1}"
   say "installing $1"
   # A check run beside this one may be installing too: wait for apt's lock.
   local wait_lock=(-o DPkg::Lock::Timeout=600)
@@ -83,38 +84,51 @@ in_root() {
 # the one rootless Podman uses; a Debian and Ubuntu package, installed when missing) joins that
 # namespace to this machine's network, so every download of the check, the root's included, passes
 # through the namespace's one interface, whose counters are the check's alone. Names are looked up
-# through slirp4netns's forwarder (10.0.2.3), which asks this machine's own resolver. Without
-# STOCK_OWN_NETWORK the check shares this machine's network and counts all of it: nothing else may
-# download meanwhile.
+# through slirp4netns's forwarder (10.0.2.3), which asks this machine's own resolver. The
+# namespace cannot reach this machine's loopback (127.0.0.1): a package mirror or proxy there is
+# out of its reach. The mounts the check makes live in `ip netns exec`'s own mount namespace and
+# end with it. The namespace and slirp4netns are removed however the check ends (a signal
+# included). Without STOCK_OWN_NETWORK the check shares this machine's network and counts all of
+# it: nothing else may download meanwhile.
 own_network() {
   [ "${STOCK_OWN_NETWORK:-0}" = 1 ] && [ -z "${STOCK_NETNS:-}" ] || return 0
   [ "$(id -u)" = 0 ] || die "STOCK_OWN_NETWORK=1 needs root (ip netns); run it as root"
+  host_install ip iproute2 || die "STOCK_OWN_NETWORK=1 needs ip (apt-get install iproute2)"
   host_install slirp4netns || die "STOCK_OWN_NETWORK=1 needs slirp4netns (apt-get install slirp4netns)"
-  local ns="torchlings-$SUITE-$$" slirp status=0 waited=0
-  ip netns add "$ns" || die "could not make the network namespace $ns"
-  mkdir -p "/etc/netns/$ns"
-  echo "nameserver 10.0.2.3" >"/etc/netns/$ns/resolv.conf"   # ip netns exec puts it in place
-  slirp4netns --configure --mtu=65520 --disable-host-loopback --netns-type=path "/run/netns/$ns" \
-    tap0 >"$DIR.slirp4netns.log" 2>&1 &
-  slirp=$!
-  until ip netns exec "$ns" ip -4 -o addr show dev tap0 2>/dev/null | grep -q 'inet '; do
-    if [ "$waited" -ge 100 ] || ! kill -0 "$slirp" 2>/dev/null; then
-      cat "$DIR.slirp4netns.log" >&2
-      kill "$slirp" 2>/dev/null || true
-      ip netns delete "$ns"
-      rm -rf "/etc/netns/$ns"
-      die "slirp4netns did not connect the network namespace $ns (log above)"
+  OWN_NETNS="torchlings-$SUITE-$$" OWN_SLIRP="" OWN_CHECK=""
+  ip netns add "$OWN_NETNS" \
+    || die "could not make the network namespace $OWN_NETNS (ip netns add); run without STOCK_OWN_NETWORK"
+  trap own_network_end EXIT
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  mkdir -p "/etc/netns/$OWN_NETNS"
+  echo "nameserver 10.0.2.3" >"/etc/netns/$OWN_NETNS/resolv.conf"   # ip netns exec puts it in place
+  slirp4netns --configure --mtu=65520 --disable-host-loopback --netns-type=path \
+    "/run/netns/$OWN_NETNS" tap0 >"$DIR.slirp4netns.log" 2>&1 &
+  OWN_SLIRP=$!
+  local waited=0 status=0
+  until ip netns exec "$OWN_NETNS" ip -4 -o addr show dev tap0 2>/dev/null | grep -q 'inet '; do
+    if [ "$waited" -ge 100 ] || ! kill -0 "$OWN_SLIRP" 2>/dev/null; then
+      cat "$DIR.slirp4netns.log" >&2 || true
+      die "slirp4netns did not connect the network namespace $OWN_NETNS (its log is above)"
     fi
     sleep 0.1
     waited=$((waited + 1))
   done
-  say "in a network namespace of its own ($ns, through slirp4netns): its downloads are counted alone"
-  STOCK_NETNS=$ns ip netns exec "$ns" /bin/bash "$0" "$@" || status=$?
-  kill "$slirp" 2>/dev/null || true
-  wait "$slirp" 2>/dev/null || true
-  ip netns delete "$ns" || true
-  rm -rf "/etc/netns/$ns" "$DIR.slirp4netns.log"
+  say "in a network namespace of its own ($OWN_NETNS, through slirp4netns): its downloads are counted alone"
+  # In the background, so that a signal to this script reaches its trap at once (and the check).
+  STOCK_NETNS=$OWN_NETNS ip netns exec "$OWN_NETNS" /bin/bash "$0" "$@" &
+  OWN_CHECK=$!
+  wait "$OWN_CHECK" || status=$?
+  OWN_CHECK=""
   exit "$status"
+}
+own_network_end() {  # the EXIT trap of own_network: the check, slirp4netns and the namespace ended
+  if [ -n "$OWN_CHECK" ]; then kill "$OWN_CHECK" 2>/dev/null || true; wait "$OWN_CHECK" 2>/dev/null || true; fi
+  if [ -n "$OWN_SLIRP" ]; then kill "$OWN_SLIRP" 2>/dev/null || true; wait "$OWN_SLIRP" 2>/dev/null || true; fi
+  ip netns delete "$OWN_NETNS" 2>/dev/null || true
+  rm -rf "/etc/netns/$OWN_NETNS" "$DIR.slirp4netns.log" || true
 }
 
 # mount_root <dir> / unmount_root <dir>: /proc and /dev (and /dev/pts) of this machine in the root.
@@ -181,6 +195,9 @@ make_stock_root() {
   unmount_all
   rm -rf --one-file-system "$DIR" "$DIR.keyring"
   trap cleanup EXIT
+  trap 'exit 129' HUP   # bash runs no EXIT trap on a signal it does not trap: these make it
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
   local base=${STOCK_BASES:+$STOCK_BASES/$SUITE}
   if [ -n "$base" ] && [ -f "$base.complete" ]; then
     say "a copy of the $SUITE base root made beforehand ($base)"
