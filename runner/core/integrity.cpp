@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -281,17 +282,24 @@ std::vector<std::string> elf_section_names(const fs::path& object) {
     return names;
 }
 
-std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
+namespace {
+
+/// The object files of ex_<id> under `build_dir`, or nothing when the walk through it failed (a
+/// folder removed while it was read: other programs, tests among them, make and remove folders
+/// in the build folder meanwhile). An entry that is gone by the time it is looked at is passed
+/// over.
+std::optional<std::vector<fs::path>> walk_for_objects(const fs::path& build_dir,
+                                                      const std::string& folder) {
     std::vector<fs::path> objects;
-    const std::string folder = "ex_" + std::string(id) + ".dir";
     std::error_code error;
     fs::recursive_directory_iterator it(build_dir, fs::directory_options::skip_permission_denied,
                                         error);
     for (; !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (!it->is_directory(error)) {
+        std::error_code gone;  // this entry's own trouble ends nothing but this entry
+        if (!it->is_directory(gone)) {
             continue;
         }
-        if (it.depth() > 0 && fs::exists(it->path() / "CMakeCache.txt", error)) {
+        if (it.depth() > 0 && fs::exists(it->path() / "CMakeCache.txt", gone)) {
             it.disable_recursion_pending();  // another build tree (a test's), not this one's
         } else if (it->path().filename() == "CMakeFiles") {
             it.disable_recursion_pending();  // only ex_<id>.dir is of interest in there
@@ -304,7 +312,22 @@ std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_vie
             }
         }
     }
+    if (error) {
+        return std::nullopt;
+    }
     return objects;
+}
+
+}  // namespace
+
+std::vector<fs::path> learner_objects(const fs::path& build_dir, std::string_view id) {
+    const std::string folder = "ex_" + std::string(id) + ".dir";
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        if (std::optional<std::vector<fs::path>> objects = walk_for_objects(build_dir, folder)) {
+            return *objects;
+        }
+    }
+    return {};
 }
 
 std::vector<IntegrityFlag> scan_learner_file(const Context& context, const Exercise& exercise) {
