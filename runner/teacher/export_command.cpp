@@ -12,6 +12,7 @@
 #include "core/mistake_catalogue.h"
 #include "core/process.h"
 #include "core/text.h"
+#include "maintainer/course_index.h"
 #include "teacher/graders.h"
 #include "teacher/manifest.h"
 #include "teacher/verbs.h"
@@ -147,33 +148,23 @@ bool of_other_lesson(const std::string& relative, const Course& course,
     });
 }
 
-/// Throws unless the course's exercise index (kExerciseIndex, written by `dev index`) records each
-/// lesson's info.md as it is now: the copy takes the index as exported, whatever its info.md says
-/// later (a learner copy's configure compares no hashes), so it must be current here.
+/// Throws unless the course's exercise index (kExerciseIndex) holds, for each lesson, what `dev
+/// index` writes for it now (maintainer/course_index.h): the copy takes the index as exported,
+/// whatever its info.md says later (a learner copy's configure compares no hashes).
 void require_current_index(const Course& course) {
-    std::error_code error;
-    const auto is_regular = [&error](const fs::path& path) {
-        return fs::is_regular_file(path, error);
-    };
     const fs::path index_file = course.root() / layout::kExerciseIndex;
-    nlohmann::json index;
-    if (is_regular(index_file)) {
-        index = nlohmann::json::parse(read_file(index_file), nullptr, false);
+    std::error_code error;
+    nlohmann::json written;
+    if (fs::is_regular_file(index_file, error)) {
+        written = nlohmann::json::parse(read_file(index_file), nullptr, false);
     }
-    for (const Lesson& lesson : course.lessons()) {
-        const fs::path info = layout_path(layout::kExerciseInfo, lesson.dir, "");
-        if (!is_regular(course.root() / info)) {
-            continue;
-        }
-        const nlohmann::json* entry = nullptr;
-        if (index.is_object() && index.contains("lessons") && index["lessons"].is_object() &&
-            index["lessons"].contains(lesson.dir)) {
-            entry = &index["lessons"][lesson.dir];
-        }
-        if (entry == nullptr || !entry->is_object() || !entry->contains("sha256") ||
-            (*entry)["sha256"] != sha256_file(course.root() / info)) {
+    const nlohmann::json lessons =
+        written.is_object() ? written.value("lessons", nlohmann::json()) : nlohmann::json();
+    const nlohmann::json current = nlohmann::json::parse(exercise_index_json(course));
+    for (const auto& [dir, entry] : current["lessons"].items()) {
+        if (!lessons.is_object() || !lessons.contains(dir) || lessons[dir] != entry) {
             throw EnvironmentError("export: " + std::string(layout::kExerciseIndex) +
-                                   " is older than " + info.generic_string() +
+                                   " is older than " + entry["source"].get<std::string>() +
                                    "; run `./torchlings dev index`, commit what it writes, then "
                                    "export again (the copy takes the index as it is exported).");
         }
