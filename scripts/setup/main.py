@@ -183,11 +183,18 @@ def replace_cpu_torch(place: Layout) -> Path | None:
 def configure(place: Layout, want_cuda: bool, cpu_asked: bool = False) -> None:
     import cuda_toolkit
     import packages
-    packages.install_system_packages(place.root)
-    packages.install_site_theme()
+    brew_prefix = None
+    if sys.platform == "darwin":   # Homebrew's formulae and Apple's Clang (macos.py)
+        import macos
+        brew_prefix = macos.install_formulae(place.root)
+    else:
+        packages.install_system_packages(place.root)
+        packages.install_site_theme()
     packages.ensure_recent_cmake(place.root, place.cache / "tools")
     if os.environ.get("CXX"):
         compiler, chosen_by = "", "CXX"
+    elif brew_prefix is not None:
+        compiler, chosen_by = "", "default"   # Apple's Clang, from the Command Line Tools
     else:
         compiler = packages.choose_clang() or ""
         chosen_by = "clang" if compiler else "default"
@@ -211,6 +218,10 @@ def configure(place: Layout, want_cuda: bool, cpu_asked: bool = False) -> None:
         command.append(f"-DCMAKE_CUDA_COMPILER={toolkit.nvcc}")
     if toolkit.root:
         command += [f"-DCUDAToolkit_ROOT={toolkit.root}", f"-DCUDA_TOOLKIT_ROOT_DIR={toolkit.root}"]
+    if brew_prefix is not None:
+        torch_root = Path(os.path.normpath(Path(torch_dir) / ".." / ".." / ".."))
+        openmp = macos.openmp_runtime(torch_root, place.venv)
+        command += macos.cmake_options(brew_prefix, Path(torch_dir), openmp)
     (place.root / "build").mkdir(exist_ok=True)
     log = Path(f"{place.build}-configure.log")
     with open(log, "w") as out:
@@ -281,9 +292,9 @@ def build_runner(place: Layout, args: list[str]) -> None:
 def main(root: Path, cache: Path, args: list[str]) -> int:
     """`cache`: the course's cache folder, as its one owner (scripts/setup/cache_dir.sh, which
     ./torchlings sources) names it."""
-    if sys.platform != "linux":
+    if sys.platform not in ("linux", "darwin"):   # the wrapper says so first, for Intel Macs too
         import platform
-        raise fail("not_linux", system={"darwin": "macOS"}.get(sys.platform, platform.system()))
+        raise fail("unsupported_system", system=platform.system())
     place = layout(root, os.environ, cache)
     tools = place.cache / "tools" / "bin"
     if (tools / "cmake").exists():   # CMake and Ninja from PyPI, where the system's were too old
@@ -294,6 +305,8 @@ def main(root: Path, cache: Path, args: list[str]) -> int:
     want_cuda = place.preset == "ci"
     aside = None
     if args[:2] == ["setup", "--cuda"]:
+        if sys.platform == "darwin":
+            raise fail("cuda_on_macos")
         want_cuda = True
         aside = replace_cpu_torch(place)
     if not (place.build / "CMakeCache.txt").exists():

@@ -12,12 +12,28 @@ import os
 import sys
 
 ENGLISH = {
-    "not_linux": "torchlings runs on Linux (Debian, Ubuntu, Windows through WSL2); this is "
-                 "{system}. Its runner starts each test program with Linux's own means "
-                 "(namespaces, /proc), which {system} lacks. On a Mac: open the course in its "
-                 "dev container (.devcontainer/, with Docker Desktop and VS Code's Dev "
-                 "Containers), or on Colab (notebooks/torchlings_colab.ipynb). To build the "
-                 "lessons alone by hand: docs/platforms.md, 'Without the wrapper'",
+    "unsupported_system": "torchlings runs on Linux (Debian, Ubuntu, Windows through WSL2) and "
+                          "on macOS on Apple silicon; this is {system}. Elsewhere: open the "
+                          "course in its dev container (.devcontainer/, with Docker and VS Code's "
+                          "Dev Containers), or on Colab (notebooks/torchlings_colab.ipynb); "
+                          "docs/platforms.md says more",
+    # 1. System packages (macOS: Homebrew's formulae)
+    "no_homebrew": "the course's packages come from Homebrew on macOS, which is not installed. "
+                   "Install it (https://brew.sh), then run this again:\n"
+                   "  /bin/bash -c \"$(curl -fsSL "
+                   "https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)\"\n"
+                   "  (or install the packages yourself:  brew install {formulae})",
+    "installing_formulae": "installing Homebrew formulae:{missing}",
+    "brew_failed": "brew install failed; run it yourself:  brew install{formulae}",
+    "no_wheel_openmp": "the torch wheel's OpenMP runtime is missing ({path}); the course links "
+                       "it on macOS. Reinstall torch, or remove the cache venv and run again",
+    "renaming_openmp": "naming {path} @rpath/libomp.dylib (install_name_tool -id), so that the "
+                       "course's programs load the OpenMP runtime that LibTorch loads",
+    "openmp_rename_failed": "could not rename {path} to @rpath/libomp.dylib; make it writable, or "
+                            "run:  install_name_tool -id @rpath/libomp.dylib {path} && codesign "
+                            "--force --sign - {path}",
+    "cuda_on_macos": "macOS has no CUDA: the course uses the CPU and Apple's GPU (--device mps) "
+                     "here, and lesson 09's kernels run as their CPU twins",
     # 1. System packages
     "installing_packages": "installing system packages:{missing}",
     "sudo_password": "apt-get runs through sudo, which may ask for your password",
@@ -63,6 +79,8 @@ ENGLISH = {
                     "torchrun",
     "wheel_cpu": "no NVIDIA driver here: installing PyTorch's CPU-only torch wheel (about 200 MB; "
                  "later, with a GPU: ./torchlings setup --cuda)",
+    "wheel_macos": "installing PyPI's torch wheel for macOS (CPU and Apple's GPU through MPS; "
+                   "about 140 MB to download, 500 MB installed, once per machine)",
     "wheel_cuda": "installing the torch wheel with its CUDA libraries from PyPI (about 3 GB to "
                   "download, 4.4 GB installed; once per machine)",
     "wheel_fallback": "PyTorch's CPU wheel index ({index}) cannot be reached from here; "
@@ -113,12 +131,27 @@ ENGLISH = {
 }
 
 KOREAN = {
-    "not_linux": "torchlings는 Linux(Debian, Ubuntu, WSL2를 통한 Windows)에서 실행됩니다. 이 "
-                 "컴퓨터는 {system}입니다. 러너는 테스트 프로그램마다 Linux 고유의 기능(네임스페이스, "
-                 "/proc)으로 시작하는데, {system}에는 그 기능이 없습니다. Mac에서는 과정을 개발 "
-                 "컨테이너(.devcontainer/, Docker Desktop과 VS Code의 Dev Containers)나 Colab"
-                 "(notebooks/torchlings_colab.ko.ipynb)에서 여세요. 강의만 직접 빌드하려면: "
-                 "docs/platforms.ko.md의 '래퍼 없이'",
+    "unsupported_system": "torchlings는 Linux(Debian, Ubuntu, WSL2를 통한 Windows)와 Apple "
+                          "실리콘 macOS에서 실행됩니다. 이 컴퓨터는 {system}입니다. 다른 시스템에서는 "
+                          "과정을 개발 컨테이너(.devcontainer/, Docker와 VS Code의 Dev Containers)나 "
+                          "Colab(notebooks/torchlings_colab.ko.ipynb)에서 여세요. 자세한 내용은 "
+                          "docs/platforms.ko.md에 있습니다",
+    "no_homebrew": "macOS에서는 과정의 패키지를 Homebrew로 설치하는데, Homebrew가 없습니다. "
+                   "설치한 뒤(https://brew.sh) 다시 실행하세요:\n"
+                   "  /bin/bash -c \"$(curl -fsSL "
+                   "https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)\"\n"
+                   "  (또는 패키지를 직접 설치하세요:  brew install {formulae})",
+    "installing_formulae": "Homebrew 패키지를 설치합니다:{missing}",
+    "brew_failed": "brew install이 실패했습니다. 직접 실행하세요:  brew install{formulae}",
+    "no_wheel_openmp": "torch 휠의 OpenMP 런타임이 없습니다({path}). macOS에서는 과정이 이것을 "
+                       "링크합니다. torch를 다시 설치하거나, 캐시 venv를 지우고 다시 실행하세요",
+    "renaming_openmp": "{path}의 이름을 @rpath/libomp.dylib로 바꿉니다(install_name_tool -id). "
+                       "과정의 프로그램이 LibTorch와 같은 OpenMP 런타임을 불러오게 하려는 것입니다",
+    "openmp_rename_failed": "{path}의 이름을 @rpath/libomp.dylib로 바꿀 수 없습니다. 쓰기 권한을 "
+                            "주거나 다음을 실행하세요:  install_name_tool -id @rpath/libomp.dylib "
+                            "{path} && codesign --force --sign - {path}",
+    "cuda_on_macos": "macOS에는 CUDA가 없습니다. 여기서 과정은 CPU와 Apple GPU(--device mps)를 "
+                     "쓰고, 강의 09의 커널은 CPU 쌍둥이로 실행됩니다",
     "installing_packages": "시스템 패키지를 설치합니다:{missing}",
     "sudo_password": "apt-get을 sudo로 실행합니다. 비밀번호를 물을 수 있습니다",
     "apt_failed": "apt-get install이 실패했습니다. 직접 실행하세요: {sudo}apt-get install -y{packages}",
@@ -162,6 +195,8 @@ KOREAN = {
                     "경고합니다",
     "wheel_cpu": "NVIDIA 드라이버가 없으므로 PyTorch의 CPU 전용 torch 휠을 설치합니다(받는 양 약 "
                  "200 MB. 나중에 GPU가 생기면 ./torchlings setup --cuda를 실행하세요)",
+    "wheel_macos": "PyPI에서 macOS용 torch 휠을 설치합니다(CPU와 MPS를 통한 Apple GPU. 받는 양 약 "
+                   "140 MB, 설치 후 500 MB, 컴퓨터마다 한 번)",
     "wheel_cuda": "PyPI에서 CUDA 라이브러리를 포함한 torch 휠을 설치합니다(받는 양 약 3 GB, 설치 "
                   "후 4.4 GB, 컴퓨터마다 한 번)",
     "wheel_fallback": "이곳에서는 PyTorch의 CPU 휠 인덱스({index})에 접속할 수 없습니다. 대신 "

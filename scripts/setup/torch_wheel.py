@@ -70,7 +70,9 @@ CPU_USE_EXTRAS = ("cudart", "cupti")
 # torch 2.15: about 3 GB downloaded (3.5 GB for a bare root's whole first command, its packages
 # included), 4.4 GB installed (measured); the CPU wheel: a few hundred MB.
 # PyPI's wheel used as a CPU-only LibTorch: 553 MB downloaded, 1.3 GB installed (torch 2.15).
-NEEDED_BYTES = {"cpu": 1_500_000_000, "cpu-use": 2_500_000_000, "cuda": 8_500_000_000}
+# macOS's wheel (CPU and MPS): 139 MB downloaded, about 500 MB installed (torch 2.15).
+NEEDED_BYTES = {"cpu": 1_500_000_000, "cpu-use": 2_500_000_000, "cuda": 8_500_000_000,
+                "macos": 1_500_000_000}
 # Dependencies a C++ course never uses.
 SKIPPED = ("triton",)
 # Files whose presence means an NVIDIA driver is installed (Linux, and WSL2's driver from Windows).
@@ -81,9 +83,13 @@ def driver_present(files: tuple[str, ...] = DRIVER_FILES) -> bool:
     return any(os.path.exists(f) for f in files) or shutil.which("nvidia-smi") is not None
 
 
-def flavour(cuda_asked: bool, has_driver: bool, cpu_asked: bool = False) -> str:
-    """The CPU wheel where there is no driver, or where the build is CPU-only (the cpu-only
-    preset, which compiles no kernel: a driver then changes nothing)."""
+def flavour(cuda_asked: bool, has_driver: bool, cpu_asked: bool = False,
+            system: str = sys.platform) -> str:
+    """macOS: PyPI's wheel, the only one there (CPU and MPS, no CUDA). Elsewhere the CPU wheel
+    where there is no driver, or where the build is CPU-only (the cpu-only preset, which compiles
+    no kernel: a driver then changes nothing)."""
+    if system == "darwin":
+        return "macos"
     return "cuda" if cuda_asked or (has_driver and not cpu_asked) else "cpu"
 
 
@@ -233,10 +239,11 @@ class Installer:
 
 
 def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
-            has_driver: bool | None = None, cpu_asked: bool = False) -> None:
+            has_driver: bool | None = None, cpu_asked: bool = False,
+            system: str = sys.platform) -> None:
     """Installs, or raises SetupError with the message that says why not."""
     chosen = flavour(cuda_asked, driver_present() if has_driver is None else has_driver,
-                     cpu_asked)
+                     cpu_asked, system)
     short = short_of_space(venv, NEEDED_BYTES[chosen])
     if short:
         raise fail("wheel_space", folder=venv, free=short[0], needed=short[1])
@@ -244,7 +251,7 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
     marker.touch()
     (venv / CPU_USE).unlink(missing_ok=True)   # a marker of an earlier install, cut short
     say("wheel_" + chosen)
-    why = "asked for (--cuda)" if cuda_asked else (
+    why = "macOS" if chosen == "macos" else "asked for (--cuda)" if cuda_asked else (
         "an NVIDIA driver is installed" if chosen == "cuda" else "no NVIDIA driver")
     done = reachable = False
     if chosen == "cpu":
@@ -275,6 +282,7 @@ def install(venv: Path, spec: str, cuda_asked: bool, installer: Installer,
     if not done:
         done = installer.pypi_wheel()
         record = (f"with CUDA, from PyPI, without triton ({why})" if installer.has_cuda_library()
+                  else "CPU and MPS, from PyPI (macOS)" if chosen == "macos"
                   else f"CPU-only, from PyPI ({why})")
     if not done:
         raise fail("wheel_pip", spec=spec, venv=venv)

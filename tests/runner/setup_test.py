@@ -17,6 +17,7 @@ from unittest import mock
 ROOT = Path(sys.argv.pop(1) if len(sys.argv) > 1 else ".").resolve()
 sys.path.insert(0, str(ROOT / "scripts" / "setup"))
 import cuda_toolkit  # noqa: E402
+import macos  # noqa: E402
 import main  # noqa: E402
 import messages  # noqa: E402
 import packages  # noqa: E402
@@ -72,13 +73,15 @@ def roomy_disk(test):
     test.addCleanup(patcher.stop)
 
 
-def run_install(venv, installer, cuda_asked=False, has_driver=False, korean=False):
+def run_install(venv, installer, cuda_asked=False, has_driver=False, korean=False,
+                system="linux"):
     """(0, what was said) when it installed, (3, what was said and the error) when not."""
     err = io.StringIO()
     language = {"TORCHLINGS_SETUP_KOREAN": "1" if korean else ""}
     with contextlib.redirect_stderr(err), mock.patch.dict(os.environ, language):
         try:
-            torch_wheel.install(venv, "torch", cuda_asked, installer, has_driver=has_driver)
+            torch_wheel.install(venv, "torch", cuda_asked, installer, has_driver=has_driver,
+                                system=system)
             rc = 0
         except messages.SetupError as error:
             print(error, file=sys.stderr)
@@ -396,13 +399,23 @@ class Layouts(unittest.TestCase):
             self.assertEqual(moved.build, Path("/elsewhere"))
             self.assertEqual(moved.runner, Path("/elsewhere/bin/torchlings-runner"))
 
-    def test_a_system_other_than_linux_is_told_where_the_course_runs(self):
+    def test_a_system_other_than_linux_or_macos_is_told_where_the_course_runs(self):
         err = io.StringIO()
-        with mock.patch.object(sys, "platform", "darwin"), contextlib.redirect_stderr(err):
+        with mock.patch.object(sys, "platform", "freebsd14"), \
+                mock.patch("platform.system", return_value="FreeBSD"), \
+                contextlib.redirect_stderr(err):
             with self.assertRaises(messages.SetupError) as raised:
                 main.main(ROOT, Path("/cache"), ["run", "01"])
-        self.assertIn("this is macOS", str(raised.exception))
+        self.assertIn("this is FreeBSD", str(raised.exception))
         self.assertIn("dev container", str(raised.exception))
+
+    def test_macos_refuses_cuda_before_anything_is_installed(self):
+        with mock.patch.object(sys, "platform", "darwin"), \
+                mock.patch.object(main, "configure") as configure:
+            with self.assertRaises(messages.SetupError) as raised:
+                main.main(ROOT, Path("/cache"), ["setup", "--cuda"])
+        configure.assert_not_called()
+        self.assertIn("macOS has no CUDA", str(raised.exception))
 
     def test_ninja_progress_lines(self):
         self.assertEqual(main.progress_step("[3/152] Building CXX object a.o"), "3/152")
@@ -658,6 +671,118 @@ class CudaToolkit(unittest.TestCase):
             self.assertTrue((root / "lib/libcudart.so").is_symlink())         # unversioned
             self.assertEqual(os.readlink(root / "lib64"), "lib")
             self.assertTrue((root / "bin/nvcc").is_symlink())
+
+
+class MacOS(unittest.TestCase):
+    """macOS on Apple silicon (macos.py): decisions tested here, on any system."""
+
+    def test_the_macos_wheel_is_pypis_whatever_the_driver_or_the_request(self):
+        for cuda_asked, has_driver in ((False, False), (True, False), (False, True)):
+            self.assertEqual(torch_wheel.flavour(cuda_asked, has_driver, system="darwin"),
+                             "macos")
+        with tempfile.TemporaryDirectory() as tmp:
+            roomy_disk(self)
+            installer = FakeInstaller(cuda_library=False)
+            rc, said = run_install(Path(tmp), installer, system="darwin")
+            self.assertEqual(rc, 0, said)
+            self.assertEqual(installer.calls, ["pypi"])   # no CPU index, no CUDA libraries
+            self.assertIn("macOS", said)
+            self.assertEqual(Path(tmp, torch_wheel.RECORD).read_text(),
+                             "CPU and MPS, from PyPI (macOS)\n")
+            self.assertFalse(Path(tmp, torch_wheel.MARKER).exists())
+
+    def test_missing_formulae_by_program_and_by_homebrews_folders(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            prefix = Path(tmp)
+            self.assertEqual(macos.missing_formulae(prefix, lambda name: None),
+                             macos.formula_list(Path(ROOT)))
+            for path in ("bin/cmake", "bin/doxygen", "include/catch2/catch_test_macros.hpp",
+                         "include/benchmark/benchmark.h", "include/CLI/CLI.hpp",
+                         "opt/openssl@3/include/openssl/evp.h"):
+                (prefix / path).parent.mkdir(parents=True, exist_ok=True)
+                (prefix / path).touch()
+            # ninja on the PATH from elsewhere counts; nlohmann-json is still missing.
+            found = macos.missing_formulae(prefix, lambda name: "/x/ninja" if name == "ninja" else None)
+            self.assertEqual(found, ["nlohmann-json"])
+
+    def test_homebrew_is_found_off_the_path_or_the_commands_are_given(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            brew = Path(tmp, "bin", "brew")
+            brew.parent.mkdir()
+            brew.touch(mode=0o755)
+            self.assertEqual(macos.brew_program(lambda name: None, (tmp,)), str(brew))
+            self.assertIsNone(macos.brew_program(lambda name: None, (tmp + "/absent",)))
+        with mock.patch.object(macos, "brew_program", return_value=None):
+            with self.assertRaises(messages.SetupError) as raised:
+                macos.install_formulae(Path(ROOT))
+        said = str(raised.exception)
+        self.assertIn("install.sh", said)
+        self.assertIn("brew install " + " ".join(macos.formula_list(Path(ROOT))), said)
+
+    def test_brew_installs_only_what_is_missing_and_a_failure_names_the_command(self):
+        calls = []
+
+        def run(command, **kwargs):
+            calls.append(command)
+            if command[1:] == ["--prefix"]:
+                return subprocess.CompletedProcess(command, 0, stdout="/opt/homebrew\n")
+            return subprocess.CompletedProcess(command, 1)
+        with mock.patch.object(macos, "brew_program", return_value="/opt/homebrew/bin/brew"), \
+                mock.patch.object(macos, "missing_formulae", return_value=["cli11", "ninja"]), \
+                mock.patch.dict(os.environ, {"PATH": "/usr/bin"}), \
+                contextlib.redirect_stderr(io.StringIO()):
+            with self.assertRaises(messages.SetupError) as raised:
+                macos.install_formulae(Path(ROOT), run=run)
+            self.assertTrue(os.environ["PATH"].startswith("/opt/homebrew/bin" + os.pathsep))
+        self.assertEqual(calls[-1], ["/opt/homebrew/bin/brew", "install", "cli11", "ninja"])
+        self.assertIn("brew install cli11 ninja", str(raised.exception))
+
+    def test_the_wheels_openmp_runtime_is_renamed_in_place_and_signed_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = Path(tmp, "venv")
+            torch_root = venv / "lib/python3.12/site-packages/torch"
+            (torch_root / "lib").mkdir(parents=True)
+            dylib = torch_root / "lib/libomp.dylib"
+            dylib.touch()
+            name = [macos.OPENMP_ORIGINAL]
+            calls = []
+
+            def run(command, **kwargs):
+                calls.append(command[0])
+                if command[0] == "otool":
+                    return subprocess.CompletedProcess(command, 0, stdout=f"{dylib}:\n{name[0]}\n")
+                if command[0] == "install_name_tool":
+                    name[0] = command[2]
+                return subprocess.CompletedProcess(command, 0)
+            self.assertEqual(macos.openmp_runtime(torch_root, venv, run), dylib)
+            self.assertEqual(calls, ["otool", "install_name_tool", "codesign"])
+            self.assertEqual(name[0], "@rpath/libomp.dylib")
+            calls.clear()
+            self.assertEqual(macos.openmp_runtime(torch_root, venv, run), dylib)
+            self.assertEqual(calls, ["otool"])   # already renamed: nothing changes
+            options = macos.cmake_options(Path("/opt/homebrew"), torch_root / "share/cmake/Torch",
+                                          dylib)
+            self.assertIn(f"-DOpenMP_omp_LIBRARY={dylib}", options)
+            self.assertIn(f"-DOpenMP_CXX_INCLUDE_DIR={torch_root / 'include'}", options)
+            self.assertIn("-DOPENSSL_ROOT_DIR=/opt/homebrew/opt/openssl@3", options)
+            dylib.unlink()
+            with self.assertRaises(messages.SetupError):
+                macos.openmp_runtime(torch_root, venv, run)
+
+    def test_the_wrapper_sends_intel_macs_and_other_systems_elsewhere(self):
+        for system, machine, expected in (("Darwin", "x86_64", "Intel Mac"),
+                                          ("FreeBSD", "amd64", "not on FreeBSD")):
+            with tempfile.TemporaryDirectory() as tmp:
+                for name, answer in (("uname", f'case $1 in -m) echo {machine};; *) echo {system};; esac'),
+                                     ("sysctl", "exit 1")):
+                    Path(tmp, name).write_text(f"#!/bin/sh\n{answer}\n")
+                    Path(tmp, name).chmod(0o755)
+                env = dict(os.environ, PATH=f"{tmp}:/usr/bin:/bin", TORCHLINGS_LANG="en")
+                done = subprocess.run(["sh", str(Path(ROOT, "torchlings")), "run", "01"], env=env,
+                                      capture_output=True, text=True)
+                self.assertEqual(done.returncode, 3, done.stderr)
+                self.assertIn(expected, done.stderr)
+                self.assertIn("docs/platforms.md", done.stderr)
 
 
 class Messages(unittest.TestCase):
