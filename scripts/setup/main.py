@@ -5,7 +5,8 @@
 Set-up, once per machine and build folder:
   1. system packages (packages.py): installed with apt-get as root or through sudo (packages.apt_command), else the
      command is printed; the newest Clang the distribution packages with its OpenMP runtime;
-     CMake from PyPI where the system's is older than the course's floor;
+     CMake from PyPI where the system's is older than the course's floor. On macOS (macos.py):
+     Homebrew's formulae and Apple's Clang;
   2. LibTorch, the first found by the course's one search (cmake/TorchlingsFindTorch.cmake, which
      CMake runs too): Torch_DIR / LIBTORCH / CMAKE_PREFIX_PATH; the torch package of python3
      (Colab, GPU servers); venv/ in the course's cache folder (scripts/setup/cache_dir.sh names

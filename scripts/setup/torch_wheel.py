@@ -3,6 +3,8 @@
 The set-up (main.py) calls install() once per machine, when no LibTorch was found (step 2).
 
 Decisions, each printed as it is made:
+  * macOS. PyPI's wheel, the only one for a Mac (CPU, and Apple's GPU through MPS; no CUDA), with
+    its declared dependencies; none of the decisions below applies there.
   * CPU or CUDA. A machine without an NVIDIA driver gets PyTorch's CPU-only wheel (about 200 MB
     to download, under 1 GB installed, no CUDA toolkit needed to build): the CUDA wheel would bring
     about 3 GB of CUDA libraries that nothing there can use. --cuda (./torchlings setup --cuda, and
