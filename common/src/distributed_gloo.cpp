@@ -38,10 +38,17 @@ c10::intrusive_ptr<c10d::Backend> make_gloo_group(const c10::intrusive_ptr<c10d:
     (void)world_size;
     (void)timeout;
     (void)loopback;
+#if defined(__APPLE__)
+    throw RendezvousError(
+        "this build has no Gloo process group: Gloo's headers were not found when it was "
+        "configured, and on macOS neither Homebrew nor the torch wheel has them "
+        "(docs/platforms.md, 'macOS')");
+#else
     throw RendezvousError(
         "this build has no Gloo process group: Gloo's headers were not found when it was "
         "configured. Install them (sudo apt-get install libgloo-dev), then reconfigure "
         "(./torchlings doctor)");
+#endif
 #endif
 }
 

@@ -234,8 +234,11 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
     HashList manifest;
     int copied = 0;
     for (const std::string& relative : course_files(context.root())) {
-        // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't.
+        // .ci/ is the course's own CI: it proves every stub fails, which a class's work won't;
+        // .github/ holds the course's own workflows (macOS), which would run on every push of
+        // every learner's copy.
         if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
+            relative.starts_with(".github/") ||
             relative == kTestManifest || relative.starts_with(std::string(kGradersFolder) + "/") ||
             of_other_lesson(relative, course, chosen)) {
             continue;

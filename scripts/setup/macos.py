@@ -31,10 +31,12 @@ from pathlib import Path
 
 from messages import fail, say
 
-# Where Homebrew lives: /opt/homebrew on Apple silicon (/usr/local on Intel Macs, which the course
-# does not support: the wrapper says so). Its installer does not put brew on the PATH of the shell
-# that ran it, so the folder is looked in too.
-BREW_PREFIXES = ("/opt/homebrew", "/usr/local")
+# Where Homebrew lives on Apple silicon. Its installer does not put brew on the PATH of the shell
+# that ran it, so the folder is looked in first. A brew elsewhere (/usr/local) is the Intel
+# Homebrew, which runs under Rosetta and installs x86_64 libraries that an arm64 build cannot link.
+BREW_PREFIX = "/opt/homebrew"
+# The Python the cache venv is made with: torch 2.9 and newer have wheels for 3.10 and newer only.
+VENV_PYTHON = ("python@3.13", "python3.13")
 OPENMP_NAME = "@rpath/libomp.dylib"
 OPENMP_ORIGINAL = "/opt/llvm-openmp/lib/libomp.dylib"   # the wheel's own name for it
 
@@ -44,14 +46,14 @@ def formula_list(root: Path) -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def brew_program(which=shutil.which, prefixes=BREW_PREFIXES) -> str | None:
+def brew_program(which=shutil.which, prefix: str = BREW_PREFIX) -> str | None:
+    """Homebrew's brew under `prefix`; None when there is none (SetupError for an Intel one)."""
+    candidate = os.path.join(prefix, "bin", "brew")
+    if os.access(candidate, os.X_OK):
+        return candidate
     found = which("brew")
     if found:
-        return found
-    for prefix in prefixes:
-        candidate = os.path.join(prefix, "bin", "brew")
-        if os.access(candidate, os.X_OK):
-            return candidate
+        raise fail("intel_homebrew", brew=found, prefix=prefix)
     return None
 
 
@@ -69,14 +71,20 @@ def missing_formulae(prefix: Path, have_program=shutil.which) -> list[str]:
               ("google-benchmark", header("benchmark/benchmark.h")),
               ("doxygen", program("doxygen")), ("cli11", header("CLI/CLI.hpp")),
               ("nlohmann-json", header("nlohmann/json.hpp")),
-              ("openssl@3", (prefix / "opt" / "openssl@3" / "include" / "openssl" / "evp.h").exists())]
+              ("openssl@3", (prefix / "opt" / "openssl@3" / "include" / "openssl" / "evp.h").exists()),
+              (VENV_PYTHON[0], venv_python(prefix).exists())]
     return [name for name, present in needed if not present]
+
+
+def venv_python(prefix: Path) -> Path:
+    """Homebrew's Python that makes the cache venv (VENV_PYTHON)."""
+    return prefix / "opt" / VENV_PYTHON[0] / "bin" / VENV_PYTHON[1]
 
 
 def brew_prefix(brew: str, run=subprocess.run) -> Path:
     answer = run([brew, "--prefix"], capture_output=True, text=True)
     if answer.returncode != 0 or not answer.stdout.strip():
-        raise fail("brew_failed", formulae=" --prefix")
+        raise fail("brew_prefix_failed", brew=brew)
     return Path(answer.stdout.strip())
 
 

@@ -112,7 +112,9 @@ def remove_unfinished_venv(venv: Path) -> None:
         remove(venv)
 
 
-def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool) -> None:
+def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool,
+                  python: str = "python3") -> None:
+    """Into the cache venv, which `python` makes (macOS: Homebrew's, newer than the system's)."""
     spec = os.environ.get("TORCHLINGS_TORCH_SPEC") or "torch"
     # A venv whose Python or pip no longer runs (its python3 was upgraded or removed, a copy was
     # cut short): pip would fail with a message that does not say so.
@@ -124,7 +126,7 @@ def install_torch(place: Layout, want_cuda: bool, cpu_asked: bool) -> None:
     except OSError:
         raise fail("no_cache_dir", folder=place.cache) from None
     if not (place.venv / "bin" / "python").exists():
-        if subprocess.run(["python3", "-m", "venv", str(place.venv)]).returncode != 0:
+        if subprocess.run([python, "-m", "venv", str(place.venv)]).returncode != 0:
             # A venv made without pip (Debian's python3 without python3-venv) goes: left, the next
             # run would call it broken instead of making it once python3-venv is installed.
             shutil.rmtree(place.venv, ignore_errors=True)
@@ -202,7 +204,8 @@ def configure(place: Layout, want_cuda: bool, cpu_asked: bool = False) -> None:
     remove_unfinished_venv(place.venv)
     torch_dir, found_by = find_torch(place)
     if not torch_dir:
-        install_torch(place, want_cuda, cpu_asked)
+        python = str(macos.venv_python(brew_prefix)) if brew_prefix is not None else "python3"
+        install_torch(place, want_cuda, cpu_asked, python)
         torch_dir, found_by = find_torch(place)
         if not torch_dir:
             raise fail("still_no_torch", venv=place.venv)
@@ -293,9 +296,11 @@ def build_runner(place: Layout, args: list[str]) -> None:
 def main(root: Path, cache: Path, args: list[str]) -> int:
     """`cache`: the course's cache folder, as its one owner (scripts/setup/cache_dir.sh, which
     ./torchlings sources) names it."""
+    import platform
     if sys.platform not in ("linux", "darwin"):   # the wrapper says so first, for Intel Macs too
-        import platform
         raise fail("unsupported_system", system=platform.system())
+    if sys.platform == "darwin" and platform.machine() != "arm64":   # a python3 under Rosetta
+        raise fail("intel_python", python=sys.executable)
     place = layout(root, os.environ, cache)
     tools = place.cache / "tools" / "bin"
     if (tools / "cmake").exists():   # CMake and Ninja from PyPI, where the system's were too old

@@ -25,6 +25,14 @@ ENGLISH = {
                    "  (or install the packages yourself:  brew install {formulae})",
     "installing_formulae": "installing Homebrew formulae:{missing}",
     "brew_failed": "brew install failed; run it yourself:  brew install{formulae}",
+    "brew_prefix_failed": "{brew} --prefix failed; is Homebrew installed whole? (brew doctor "
+                          "says what is wrong)",
+    "intel_homebrew": "the brew on your PATH ({brew}) is Intel's Homebrew, which runs under "
+                      "Rosetta and installs x86_64 libraries that this Mac's arm64 build cannot "
+                      "link; install Homebrew for Apple silicon (https://brew.sh), into {prefix}",
+    "intel_python": "this Python ({python}) runs as an Intel (x86_64) program, under Rosetta: it "
+                    "would install Intel's torch. Run ./torchlings with an arm64 python3 first "
+                    "on the PATH (the Command Line Tools' /usr/bin/python3 is one)",
     "no_wheel_openmp": "the torch wheel's OpenMP runtime is missing ({path}); the course links "
                        "it on macOS. Reinstall torch, or remove the cache venv and run again",
     "renaming_openmp": "naming {path} @rpath/libomp.dylib (install_name_tool -id), so that the "
@@ -143,6 +151,14 @@ KOREAN = {
                    "  (또는 패키지를 직접 설치하세요:  brew install {formulae})",
     "installing_formulae": "Homebrew 패키지를 설치합니다:{missing}",
     "brew_failed": "brew install이 실패했습니다. 직접 실행하세요:  brew install{formulae}",
+    "brew_prefix_failed": "{brew} --prefix가 실패했습니다. Homebrew가 온전히 설치되어 있나요? "
+                          "(brew doctor가 무엇이 잘못되었는지 알려 줍니다)",
+    "intel_homebrew": "PATH에 있는 brew({brew})는 Intel용 Homebrew입니다. Rosetta에서 실행되며 "
+                      "x86_64 라이브러리를 설치하므로, 이 Mac의 arm64 빌드가 링크할 수 없습니다. "
+                      "Apple silicon용 Homebrew를 {prefix}에 설치하세요(https://brew.sh)",
+    "intel_python": "이 Python({python})은 Rosetta에서 Intel(x86_64) 프로그램으로 실행 중이라 "
+                    "Intel용 torch를 설치하게 됩니다. PATH 맨 앞에 arm64 python3를 두고 "
+                    "./torchlings를 실행하세요(Command Line Tools의 /usr/bin/python3가 그렇습니다)",
     "no_wheel_openmp": "torch 휠의 OpenMP 런타임이 없습니다({path}). macOS에서는 과정이 이것을 "
                        "링크합니다. torch를 다시 설치하거나, 캐시 venv를 지우고 다시 실행하세요",
     "renaming_openmp": "{path}의 이름을 @rpath/libomp.dylib로 바꿉니다(install_name_tool -id). "

@@ -100,11 +100,13 @@ class TorchWheel(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_cpu_wheel_without_a_driver_and_cuda_with_one_or_when_asked(self):
-        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=False), "cpu")
-        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=True), "cuda")
-        self.assertEqual(torch_wheel.flavour(cuda_asked=True, has_driver=False), "cuda")
+        linux = {"system": "linux"}   # the same answers wherever this test runs
+        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=False, **linux), "cpu")
+        self.assertEqual(torch_wheel.flavour(cuda_asked=False, has_driver=True, **linux), "cuda")
+        self.assertEqual(torch_wheel.flavour(cuda_asked=True, has_driver=False, **linux), "cuda")
         # The cpu-only preset compiles no kernel: a driver does not bring the CUDA wheel.
-        self.assertEqual(torch_wheel.flavour(False, has_driver=True, cpu_asked=True), "cpu")
+        self.assertEqual(torch_wheel.flavour(False, has_driver=True, cpu_asked=True, **linux),
+                         "cpu")
 
     def test_a_driver_is_seen_by_its_files_or_nvidia_smi(self):
         with mock.patch("shutil.which", return_value=None):
@@ -411,6 +413,7 @@ class Layouts(unittest.TestCase):
 
     def test_macos_refuses_cuda_before_anything_is_installed(self):
         with mock.patch.object(sys, "platform", "darwin"), \
+                mock.patch("platform.machine", return_value="arm64"), \
                 mock.patch.object(main, "configure") as configure:
             with self.assertRaises(messages.SetupError) as raised:
                 main.main(ROOT, Path("/cache"), ["setup", "--cuda"])
@@ -698,7 +701,8 @@ class MacOS(unittest.TestCase):
                              macos.formula_list(Path(ROOT)))
             for path in ("bin/cmake", "bin/doxygen", "include/catch2/catch_test_macros.hpp",
                          "include/benchmark/benchmark.h", "include/CLI/CLI.hpp",
-                         "opt/openssl@3/include/openssl/evp.h"):
+                         "opt/openssl@3/include/openssl/evp.h",
+                         "opt/python@3.13/bin/python3.13"):
                 (prefix / path).parent.mkdir(parents=True, exist_ok=True)
                 (prefix / path).touch()
             # ninja on the PATH from elsewhere counts; nlohmann-json is still missing.
@@ -710,14 +714,29 @@ class MacOS(unittest.TestCase):
             brew = Path(tmp, "bin", "brew")
             brew.parent.mkdir()
             brew.touch(mode=0o755)
-            self.assertEqual(macos.brew_program(lambda name: None, (tmp,)), str(brew))
-            self.assertIsNone(macos.brew_program(lambda name: None, (tmp + "/absent",)))
+            self.assertEqual(macos.brew_program(lambda name: None, tmp), str(brew))
+            self.assertIsNone(macos.brew_program(lambda name: None, tmp + "/absent"))
+            # Only a brew elsewhere (/usr/local: Intel's, under Rosetta): said, not used.
+            with self.assertRaises(messages.SetupError) as raised:
+                macos.brew_program(lambda name: "/usr/local/bin/brew", tmp + "/absent")
+            self.assertIn("Intel's Homebrew", str(raised.exception))
         with mock.patch.object(macos, "brew_program", return_value=None):
             with self.assertRaises(messages.SetupError) as raised:
                 macos.install_formulae(Path(ROOT))
         said = str(raised.exception)
         self.assertIn("install.sh", said)
         self.assertIn("brew install " + " ".join(macos.formula_list(Path(ROOT))), said)
+
+    def test_the_cache_venv_is_made_with_homebrews_newer_python(self):
+        prefix = Path("/opt/homebrew")
+        self.assertEqual(macos.venv_python(prefix),
+                         prefix / "opt" / "python@3.13" / "bin" / "python3.13")
+        self.assertIn("python@3.13", macos.formula_list(Path(ROOT)))
+        with mock.patch.object(sys, "platform", "darwin"), \
+                mock.patch("platform.machine", return_value="x86_64"):
+            with self.assertRaises(messages.SetupError) as raised:
+                main.main(ROOT, Path("/cache"), ["run", "01"])
+        self.assertIn("Rosetta", str(raised.exception))
 
     def test_brew_installs_only_what_is_missing_and_a_failure_names_the_command(self):
         calls = []
@@ -769,12 +788,17 @@ class MacOS(unittest.TestCase):
             with self.assertRaises(messages.SetupError):
                 macos.openmp_runtime(torch_root, venv, run)
 
-    def test_the_wrapper_sends_intel_macs_and_other_systems_elsewhere(self):
-        for system, machine, expected in (("Darwin", "x86_64", "Intel Mac"),
-                                          ("FreeBSD", "amd64", "not on FreeBSD")):
+    def test_the_wrapper_sends_intel_macs_rosetta_and_other_systems_elsewhere(self):
+        # (system, machine, sysctl.proc_translated, xcode-select's status, what is said)
+        for system, machine, translated, xcode, expected in (
+                ("Darwin", "x86_64", "exit 1", 0, "this is an Intel Mac"),
+                ("Darwin", "x86_64", "echo 1", 0, "runs under Rosetta"),
+                ("Darwin", "arm64", "exit 1", 2, "xcode-select --install"),
+                ("FreeBSD", "amd64", "exit 1", 0, "not on FreeBSD")):
             with tempfile.TemporaryDirectory() as tmp:
-                for name, answer in (("uname", f'case $1 in -m) echo {machine};; *) echo {system};; esac'),
-                                     ("sysctl", "exit 1")):
+                for name, answer in (
+                        ("uname", f'case $1 in -m) echo {machine};; *) echo {system};; esac'),
+                        ("sysctl", translated), ("xcode-select", f"exit {xcode}")):
                     Path(tmp, name).write_text(f"#!/bin/sh\n{answer}\n")
                     Path(tmp, name).chmod(0o755)
                 env = dict(os.environ, PATH=f"{tmp}:/usr/bin:/bin", TORCHLINGS_LANG="en")
@@ -782,7 +806,8 @@ class MacOS(unittest.TestCase):
                                       capture_output=True, text=True)
                 self.assertEqual(done.returncode, 3, done.stderr)
                 self.assertIn(expected, done.stderr)
-                self.assertIn("docs/platforms.md", done.stderr)
+                if "Rosetta" in expected:   # the command to paste names this course's wrapper
+                    self.assertIn(f'arch -arm64 /bin/sh "{ROOT}/torchlings" run 01', done.stderr)
 
 
 class Messages(unittest.TestCase):
