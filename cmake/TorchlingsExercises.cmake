@@ -188,6 +188,14 @@ function(torchlings_add_exercise id)
                      --color=never verify-stub ${id})
     set_tests_properties("${id}/stub_fails_by_assertion" PROPERTIES
       LABELS "stubcheck;exercise;lesson${ARG_LESSON};${id}" TIMEOUT 120)
+    # And the solution passes every case with the assertions that
+    # tests/exercises/assertion_counts.json records, which `check` compares a learner's passing
+    # cases with (runner/core/assertion_counts.h).
+    add_test(NAME "${id}/solution_assertions"
+             COMMAND torchlings-runner --root "${PROJECT_SOURCE_DIR}" --build-dir "${CMAKE_BINARY_DIR}"
+                     --color=never verify-solution ${id})
+    set_tests_properties("${id}/solution_assertions" PROPERTIES
+      LABELS "exercise;lesson${ARG_LESSON};${id}" TIMEOUT 120)
   endif()
 endfunction()
 

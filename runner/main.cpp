@@ -77,6 +77,7 @@ struct Options {
     std::string mistake_id;
     std::string mistake_slug;
     bool mistake_record = false;
+    bool solution_record = false;
     DevOptions dev;
 };
 
@@ -188,6 +189,16 @@ std::vector<Verb> verbs(Options& o, Language language) {
         {"verify-stub", "CI: the untouched stub must fail every test by assertion", true,
          [&o](CLI::App& v) { add_targets(v, o.verify.targets, o.verify.all, "Verify every stub"); },
          [&o](Context& c) { return verify_stub_command(c, o.verify); }},
+        {"verify-solution",
+         "CI: the solution must pass every test with the assertions recorded: "
+         "verify-solution [--record] ID|NN|--all",
+         true,
+         [&o](CLI::App& v) {
+             add_targets(v, o.verify.targets, o.verify.all, "Verify every solution");
+             v.add_flag("--record", o.solution_record,
+                        "Write the observed counts into tests/exercises/assertion_counts.json");
+         },
+         [&o](Context& c) { return verify_solution_command(c, o.verify, o.solution_record); }},
         {"verify-mistake",
          "CI: the tests must catch one catalogued mistake, as its signature says: "
          "verify-mistake [--record] ID SLUG",

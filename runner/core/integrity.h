@@ -20,7 +20,8 @@ struct IntegrityFlag {
     /// What kind of thing, as a stable word for machines: "interposes-symbol", "preinit-array",
     /// "ifunc", "catch2-internals", "startup-order", "exit-path", "descriptors", "environment",
     /// "processes", "memory", "dynamic-symbols", "system-calls", "signals", "reporter",
-    /// "process-files", "inline-assembly", "not-scanned".
+    /// "process-files", "inline-assembly", "not-scanned"; and, from the run rather than the
+    /// file, "fewer-assertions" (core/assertion_counts.h).
     std::string code;
     std::string detail;    ///< what was found, for people: "uses _exit, write"
     bool refused = false;  ///< the run cannot pass with this in the file

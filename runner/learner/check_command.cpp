@@ -6,6 +6,7 @@
 #include <ostream>
 #include <system_error>
 
+#include "core/assertion_counts.h"
 #include "core/hashing.h"
 #include "core/messages.h"
 #include "core/mistake_catalogue.h"
@@ -249,6 +250,11 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
     } else {
         outcome.run = run_test_program(context, exercise);
         outcome.flags = scan_learner_file(context, exercise);
+        if (auto fewer = fewer_assertions_flag(
+                outcome.run->events,
+                read_assertion_counts(context.root() / kAssertionCounts)[exercise.id])) {
+            outcome.flags.push_back(std::move(*fewer));
+        }
         // What the file could have done to the reporter, though the report verified.
         if (const std::string refused = refusal_text(outcome.flags); !refused.empty()) {
             TestProgramRun& run = *outcome.run;

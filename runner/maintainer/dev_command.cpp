@@ -176,13 +176,17 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
         write_file(file.path, file.content);
         context.out() << "  edited  " << context.show(file.path) << "\n";
     }
-    context.out() << "\nExercise " << id << " added to lesson " << lesson.number
-                  << ". Replace every TODO(author) in these files, then prove it:\n"
-                  << "  " << kCommand << " dev check\n      the course's structure and text\n"
-                  << "  " << kCommand << " check " << id << "\n      the stub fails its tests\n"
-                  << "  cmake --preset ci && cmake --build --preset ci && ctest --preset ci -R '^"
-                  << id << "/'\n"
-                  << "      the stub fails, the solution passes, the tests catch each mistake\n";
+    context.out()
+        << "\nExercise " << id << " added to lesson " << lesson.number
+        << ". Replace every TODO(author) in these files, then prove it:\n"
+        << "  " << kCommand << " dev check\n      the course's structure and text\n"
+        << "  " << kCommand << " check " << id << "\n      the stub fails its tests\n"
+        << "  cmake --preset ci && cmake --build --preset ci && ctest --preset ci -R '^" << id
+        << "/'\n"
+        << "      the stub fails, the solution passes, the tests catch each mistake\n"
+        << "  build/ci/bin/torchlings-runner --build-dir build/ci verify-solution --record " << id
+        << "\n      records how many assertions each case runs with the solution "
+        << "(tests/exercises/assertion_counts.json)\n";
     return ExitCode::kOk;
 }
 

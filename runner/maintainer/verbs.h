@@ -2,6 +2,7 @@
 /// @brief The maintainers' verbs: verify-stub, verify-mistake (CI), mistakes, pristine, dev.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,18 @@ namespace torchlings::runner {
 /// `verify-stub` (CI): the untouched stub's already-built test program must fail every case
 /// but the given ones, by assertion or exception. kOk when it does, kTestsFailed otherwise.
 ExitCode verify_stub_command(Context& context, const CheckOptions& options);
+
+/// What is wrong with a run of the reference solution, one sentence each; empty when every case
+/// passes and runs the assertions `recorded` counts for it (more are allowed only where a [gpu]
+/// case ran: a GPU adds assertions to some cases).
+[[nodiscard]] std::vector<std::string> solution_problems(
+    const TestProgramRun& run, const std::map<std::string, int>& recorded);
+
+/// `verify-solution [--record] ID|NN [--all]` (CI): each reference solution's already-built test
+/// program, `ex_<id>_solution`, must pass every case with the assertions that
+/// tests/exercises/assertion_counts.json records (solution_problems()). With `record`
+/// (maintainers), the counts observed are written into that file instead.
+ExitCode verify_solution_command(Context& context, const CheckOptions& options, bool record);
 
 /// `verify-mistake [--record] ID SLUG` (CI): the already-built test program of one catalogued
 /// mistake, `ex_<id>_mistake_<slug>`, must fail by assertion or exception (see judge_mistake()),

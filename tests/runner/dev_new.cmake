@@ -90,7 +90,8 @@ step(check_here EXIT 0 MATCH "ok +course layout" "ok +course text" "ok +Korean p
      "ok +the stubs' Given code" "pristine: ok" NO_MATCH "FAIL" ARGS dev check)
 
 # Its stub, solution and mistakes built as the ci preset builds them, then proven as its tests
-# prove them: verify-stub, the solution's program, verify-mistake for each mistake.
+# prove them: verify-stub, the solution's program and its assertions, verify-mistake for each
+# mistake.
 set(build "${WORK}/build")
 set(configure "${CMAKE_COMMAND}" -S "${CMAKE_CURRENT_LIST_DIR}/dev_new_build" -B "${build}"
     -DCMAKE_BUILD_TYPE=Release "-DCOURSE=${course}" "-DLESSON=${lesson}" "-DEXERCISE=${id}"
@@ -123,6 +124,12 @@ else()
   if(NOT code EQUAL 0)
     string(APPEND failures "\nsolution_passes: ex_${id}_solution exits with ${code}")
   endif()
+  # Its cases' assertions recorded, then proven current (as its <id>/solution_assertions test
+  # does in the ci preset).
+  step(solution_recorded EXIT 0 MATCH "verify-solution ${id}: ok" "recorded in"
+       ARGS verify-solution --record ${id})
+  step(solution_verified EXIT 0 MATCH "verify-solution ${id}: ok" NO_MATCH "recorded in"
+       ARGS verify-solution ${id})
   file(READ "${build}/slugs.txt" slugs)
   if(NOT slugs)
     string(APPEND failures "\nmistakes: the catalogue of ${id} has no mistake")

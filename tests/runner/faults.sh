@@ -459,6 +459,27 @@ case $case_name in
     expect 'TORCHLINGS_TEST_SEED="soon" is not a seed: expected a decimal number'
     ;;
 
+  fewer_assertions)
+    # A copy of the hostile course whose record (tests/exercises/assertion_counts.json) counts
+    # one assertion more for hx_slow's case than its test runs: what a run shows when the
+    # learner's file patched the test's body to skip its last check. Nothing outside the process
+    # can tell such a patch from an answer, so the graded run passes, and its reports flag it for
+    # the teacher. Without a record, nothing is compared.
+    prebuild ex_hx_slow
+    cp -R "$HOSTILE" "$WORK/course"
+    COURSE="$WORK/course"
+    run check hx_slow --json
+    expect_rc 0
+    expect_not "fewer-assertions"
+    printf '{\n  "hx_slow": {\n    "is slow but right": 2\n  }\n}\n' \
+      >"$WORK/course/tests/exercises/assertion_counts.json"
+    run check hx_slow --json --junit "$WORK/junit.xml"
+    expect_rc 0
+    expect "hx_slow: 1/1 tests passed" '"code": "fewer-assertions"' '"refused": false' \
+      'passed with fewer assertions than the reference solution runs: .*is slow but right.* ran 1 of its 2 assertions'
+    expect_file "$WORK/junit.xml" 'fewer-assertions'
+    ;;
+
   # --- Progress -------------------------------------------------------------------------------
   hint_during_check)
     # Two hints given during a long check are kept when the check records its result.
