@@ -61,7 +61,7 @@ TEST_CASE("as many or more assertions, a failing case, or a case without a recor
                                           reference));
 }
 
-TEST_CASE("the record is written one case a line and read back; a bad one is named") {
+TEST_CASE("the record is written one case a line and read back, and a bad one is named") {
     const tl::testing::TempDir dir;
     const tl::AssertionCounts counts{{"b_exercise", {{"z case", 2}, {"a \"quoted\" case", 10}}},
                                      {"a_exercise", {{"one", 1}}}};
