@@ -21,7 +21,7 @@ struct IntegrityFlag {
     /// "ifunc", "catch2-internals", "startup-order", "exit-path", "descriptors", "environment",
     /// "processes", "memory", "dynamic-symbols", "system-calls", "signals", "reporter",
     /// "process-files", "inline-assembly", "not-scanned"; and, from the run rather than the
-    /// file, "fewer-assertions" (core/assertion_counts.h).
+    /// file, "fewer-assertions" and "assertions-not-compared" (core/assertion_counts.h).
     std::string code;
     std::string detail;    ///< what was found, for people: "uses _exit, write"
     bool refused = false;  ///< the run cannot pass with this in the file

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <system_error>
 
@@ -18,6 +19,19 @@ namespace torchlings::runner {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// The run's passing cases against the reference solution's record (core/assertion_counts.h):
+/// "fewer-assertions" when one ran fewer; "assertions-not-compared" when the record cannot be read,
+/// which never stops a check (a grader refuses an edited record through the manifest).
+std::optional<IntegrityFlag> assertions_flag(const Context& context, const Exercise& exercise,
+                                             const TestRun& events) {
+    try {
+        return fewer_assertions_flag(
+            events, read_assertion_counts(context.root() / kAssertionCounts)[exercise.id]);
+    } catch (const EnvironmentError& error) {
+        return IntegrityFlag{"assertions-not-compared", error.what(), /*refused=*/false};
+    }
+}
 
 /// How many lines of a failing test program's own output to show.
 constexpr std::size_t kOutputTailLines = 20;
@@ -250,10 +264,8 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
     } else {
         outcome.run = run_test_program(context, exercise);
         outcome.flags = scan_learner_file(context, exercise);
-        if (auto fewer = fewer_assertions_flag(
-                outcome.run->events,
-                read_assertion_counts(context.root() / kAssertionCounts)[exercise.id])) {
-            outcome.flags.push_back(std::move(*fewer));
+        if (auto flag = assertions_flag(context, exercise, outcome.run->events)) {
+            outcome.flags.push_back(std::move(*flag));
         }
         // What the file could have done to the reporter, though the report verified.
         if (const std::string refused = refusal_text(outcome.flags); !refused.empty()) {

@@ -2,6 +2,7 @@
 /// @brief `verify-solution [--record]` (CI): the reference solution passes every case, and each
 /// case runs as many assertions as tests/exercises/assertion_counts.json records for it, the
 /// record that `check` compares a learner's passing cases with (core/assertion_counts.h).
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <string>
@@ -69,13 +70,28 @@ ExitCode verify_solution_command(Context& context, const CheckOptions& options, 
     const Style& style = context.style();
     std::ostream& out = context.out();
     ExitCode overall = ExitCode::kOk;
+    int recorded = 0;
     for (const Exercise* exercise : exercises) {
         const TestProgramRun run =
             run_test_program(context, *exercise, "ex_" + exercise->id + "_solution");
         std::vector<std::string> problems = solution_problems(run, counts[exercise->id]);
-        if (record && (run.verdict == Verdict::kPassed || run.verdict == Verdict::kFailed)) {
-            counts[exercise->id] = passed_case_assertions(run.events);
-            problems = solution_problems(run, counts[exercise->id]);  // failing cases remain
+        if (record) {
+            // Only a whole pass is recorded, and only without a GPU: a GPU adds assertions to some
+            // cases, and a learner's machine without one would then be flagged.
+            const bool gpu_ran = std::ranges::any_of(run.events.cases, [](const auto& result) {
+                return result.needs_gpu() && result.status == CaseStatus::kPassed;
+            });
+            if (run.verdict == Verdict::kPassed && !gpu_ran) {
+                counts[exercise->id] = passed_case_assertions(run.events);
+                problems.clear();
+                ++recorded;
+            } else if (gpu_ran) {
+                problems.insert(problems.begin(),
+                                "not recorded: a [gpu] case ran here; record on a machine without "
+                                "a GPU, as the record's counts are");
+            } else {
+                problems.insert(problems.begin(), "not recorded: the solution does not pass");
+            }
         }
         if (problems.empty()) {
             out << style.good("verify-solution " + exercise->id + ": ok") << ", "
@@ -88,7 +104,7 @@ ExitCode verify_solution_command(Context& context, const CheckOptions& options, 
             out << "  - " << problem << "\n";
         }
     }
-    if (record) {
+    if (recorded > 0) {  // the exercises not recorded keep their counts
         replace_file(file, assertion_counts_json(counts));
         out << "recorded in " << context.show(file) << "\n";
     } else if (overall != ExitCode::kOk) {

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/assertion_counts.h"
 #include "core/hashing.h"
 #include "core/mistake_catalogue.h"
 #include "core/process.h"
@@ -238,8 +239,8 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
         // .github/ holds the course's own workflows (macOS), which would run on every push of
         // every learner's copy.
         if (relative.starts_with("solutions/") || relative.starts_with(".ci/") ||
-            relative.starts_with(".github/") ||
-            relative == kTestManifest || relative.starts_with(std::string(kGradersFolder) + "/") ||
+            relative.starts_with(".github/") || relative == kTestManifest ||
+            relative.starts_with(std::string(kGradersFolder) + "/") ||
             of_other_lesson(relative, course, chosen)) {
             continue;
         }
@@ -250,6 +251,18 @@ ExitCode export_command(Context& context, const ExportOptions& options) {
                 return of_other_lesson(entry.first, course, chosen);
             });
             write_hash_list(target / relative, "stubs", stubs);
+            manifest.emplace(relative, sha256_file(target / relative));
+            ++copied;
+            continue;
+        }
+        if (relative == kAssertionCounts && chosen.size() < course.lessons().size()) {
+            // The counts of the exercises that went along, and of no others.
+            AssertionCounts counts = read_assertion_counts(context.root() / relative);
+            std::erase_if(counts, [&](const auto& entry) {
+                const Exercise* exercise = course.find_exercise(entry.first);
+                return exercise == nullptr || !chosen.contains(course.lesson_of(*exercise).dir);
+            });
+            write_file(target / relative, assertion_counts_json(counts));
             manifest.emplace(relative, sha256_file(target / relative));
             ++copied;
             continue;

@@ -364,7 +364,7 @@ nlohmann::json gradescope_results(const std::vector<ExerciseReport>& reports,
     }
     // What the teacher alone reads: a case worth nothing that Gradescope never shows students.
     if (!scores.flag_lines.empty()) {
-        tests.push_back({{"name", "For the teacher: what these files do that no answer needs"},
+        tests.push_back({{"name", "For the teacher: flags (what no answer needs)"},
                          {"score", 0},
                          {"max_score", 0},
                          {"output", join(scores.flag_lines, "\n")},

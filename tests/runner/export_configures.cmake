@@ -101,6 +101,13 @@ foreach(file IN ITEMS exercises/pristine.json exercises/index.json
                         "files and none of lesson 03's:\n${text}")
   endif()
 endforeach()
+# The record of the solutions' assertions keeps the exercises that went along, and no others.
+file(READ "${part}/tests/exercises/assertion_counts.json" counts)
+if(NOT counts MATCHES "\"choose_device\"" OR NOT counts MATCHES "\"peak_tracker\""
+   OR counts MATCHES "\"same_device_add\"" OR counts MATCHES "\"snapshot_resume\"")
+  message(FATAL_ERROR "the record of export --lessons 01-02,05 should count lessons 01 and 05's "
+                      "exercises and none of lessons 03 and 10's:\n${counts}")
+endif()
 # The copy's index is the one `dev index` writes for it: no exercise whose info.md stayed behind.
 run_or_fail("dev index --check in the copy of three lessons" "${RUNNER}" --root "${part}"
   --color=never dev index --check)

@@ -473,11 +473,21 @@ case $case_name in
     expect_not "fewer-assertions"
     printf '{\n  "hx_slow": {\n    "is slow but right": 2\n  }\n}\n' \
       >"$WORK/course/tests/exercises/assertion_counts.json"
-    run check hx_slow --json --junit "$WORK/junit.xml"
+    run check hx_slow --json --junit "$WORK/junit.xml" --classroom50 "$WORK/result.json" \
+      --gradescope "$WORK/results.json"
     expect_rc 0
     expect "hx_slow: 1/1 tests passed" '"code": "fewer-assertions"' '"refused": false' \
       'passed with fewer assertions than the reference solution runs: .*is slow but right.* ran 1 of its 2 assertions'
-    expect_file "$WORK/junit.xml" 'fewer-assertions'
+    for report in junit.xml result.json results.json; do
+      expect_file "$WORK/$report" 'fewer-assertions'
+    done
+    expect_file "$WORK/result.json" '"score": 1'
+    # A record that cannot be read stops no check: the reports say it was not compared.
+    printf '[1, 2]\n' >"$WORK/course/tests/exercises/assertion_counts.json"
+    run check hx_slow --json
+    expect_rc 0
+    expect "hx_slow: 1/1 tests passed" '"code": "assertions-not-compared"' \
+      'assertion_counts.json is not a JSON object of exercises'
     ;;
 
   # --- Progress -------------------------------------------------------------------------------
