@@ -181,12 +181,13 @@ ExitCode dev_new(Context& context, const std::string& lesson_name, const std::st
         << ". Replace every TODO(author) in these files, then prove it:\n"
         << "  " << kCommand << " dev check\n      the course's structure and text\n"
         << "  " << kCommand << " check " << id << "\n      the stub fails its tests\n"
-        << "  cmake --preset ci && cmake --build --preset ci && ctest --preset ci -R '^" << id
-        << "/'\n"
-        << "      the stub fails, the solution passes, the tests catch each mistake\n"
+        << "  cmake --preset ci && cmake --build --preset ci\n"
         << "  build/ci/bin/torchlings-runner --build-dir build/ci verify-solution --record " << id
         << "\n      records how many assertions each case runs with the solution "
-        << "(tests/exercises/assertion_counts.json)\n";
+        << "(tests/exercises/assertion_counts.json)\n"
+        << "  ctest --preset ci -R '^" << id << "/'\n"
+        << "      the stub fails, the solution passes with those assertions, the tests catch each "
+           "mistake\n";
     return ExitCode::kOk;
 }
 
