@@ -183,6 +183,11 @@ def main() -> int:
     try:
         client = NotebookClient(nb, timeout=args.cell_timeout, kernel_name="python3",
                                 allow_errors=True,
+                                # A cell's last output may reach the client after its reply; on
+                                # a loaded machine later than nbclient's default wait of 4 s,
+                                # after which it drops that output without an error. Wait
+                                # longer, and fail loudly if even that is not enough.
+                                iopub_timeout=120, raise_on_iopub_timeout=True,
                                 resources={"metadata": {"path": str(root / "notebooks")}})
         client.execute()
     except Exception as error:
