@@ -264,6 +264,9 @@ find_path(TORCHLINGS_GLOO_INCLUDE_DIR gloo/algorithm.h
           DOC "Folder holding gloo/algorithm.h (libgloo-dev), for c10d::ProcessGroupGloo")
 if(TORCHLINGS_GLOO_INCLUDE_DIR)
   message(STATUS "torchlings: Gloo headers: ${TORCHLINGS_GLOO_INCLUDE_DIR}")
+elseif(APPLE)
+  message(STATUS "torchlings: Gloo headers: not found (lesson 10 needs them: "
+                 "./torchlings setup fetches them and reconfigures)")
 else()
   message(STATUS "torchlings: Gloo headers: not found (lesson 10 needs them: "
                  "sudo apt-get install libgloo-dev, then reconfigure)")

@@ -41,8 +41,9 @@ c10::intrusive_ptr<c10d::Backend> make_gloo_group(const c10::intrusive_ptr<c10d:
 #if defined(__APPLE__)
     throw RendezvousError(
         "this build has no Gloo process group: Gloo's headers were not found when it was "
-        "configured, and on macOS neither Homebrew nor the torch wheel has them "
-        "(docs/platforms.md, 'macOS')");
+        "configured. On macOS the set-up fetches them (Debian's libgloo-dev) into the cache "
+        "folder: run ./torchlings setup, which says why when it cannot (docs/platforms.md, "
+        "'macOS')");
 #else
     throw RendezvousError(
         "this build has no Gloo process group: Gloo's headers were not found when it was "

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/assertion_counts.h"
 #include "core/compiler_log.h"
 #include "core/context.h"
 #include "core/errors.h"
@@ -32,12 +33,23 @@ struct CheckOutcome {
     std::optional<EnvironmentError> problem;
 };
 
+/// The reference solution's assertion counts (core/assertion_counts.h), read once for a check of
+/// several exercises, or why they could not be read (then each run is flagged
+/// "assertions-not-compared", and no check stops).
+struct AssertionRecord {
+    AssertionCounts counts;
+    std::string unreadable;  ///< empty when the record was read (or the course has none)
+};
+[[nodiscard]] AssertionRecord read_assertion_record(const Context& context);
+
 /// Builds the exercise, runs its tests, explains the outcome on context.out(), and records it
 /// (with the hash of the learner's file) in the progress file. Throws EnvironmentError when the
 /// learner's file is missing or the build cannot be attempted. `built`: its test program was
 /// just built (by one build call for several exercises), so it is not built again.
+/// `record`: the assertion counts already read (nullptr: read them here).
 [[nodiscard]] CheckOutcome check_exercise(Context& context, const Exercise& exercise,
-                                          bool built = false);
+                                          bool built = false,
+                                          const AssertionRecord* record = nullptr);
 
 /// What a check of several exercises found: each one's outcome, and the most serious exit code.
 struct CheckRun {

@@ -21,16 +21,16 @@ namespace fs = std::filesystem;
 namespace {
 
 /// The run's passing cases against the reference solution's record (core/assertion_counts.h):
-/// "fewer-assertions" when one ran fewer; "assertions-not-compared" when the record cannot be read,
-/// which never stops a check (a grader refuses an edited record through the manifest).
-std::optional<IntegrityFlag> assertions_flag(const Context& context, const Exercise& exercise,
-                                             const TestRun& events) {
-    try {
-        return fewer_assertions_flag(
-            events, read_assertion_counts(context.root() / kAssertionCounts)[exercise.id]);
-    } catch (const EnvironmentError& error) {
-        return IntegrityFlag{"assertions-not-compared", error.what(), /*refused=*/false};
+/// "fewer-assertions" when one ran fewer; "assertions-not-compared" when the record could not be
+/// read, which never stops a check (a grader refuses an edited record through the manifest).
+std::optional<IntegrityFlag> assertions_flag(const AssertionRecord& record,
+                                             const Exercise& exercise, const TestRun& events) {
+    if (!record.unreadable.empty()) {
+        return IntegrityFlag{"assertions-not-compared", record.unreadable, /*refused=*/false};
     }
+    const auto entry = record.counts.find(exercise.id);
+    return fewer_assertions_flag(
+        events, entry == record.counts.end() ? std::map<std::string, int>{} : entry->second);
 }
 
 /// How many lines of a failing test program's own output to show.
@@ -224,7 +224,18 @@ void suggest_next(Context& context, const Exercise& passed) {
 
 }  // namespace
 
-CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built) {
+AssertionRecord read_assertion_record(const Context& context) {
+    AssertionRecord record;
+    try {
+        record.counts = read_assertion_counts(context.root() / kAssertionCounts);
+    } catch (const EnvironmentError& error) {
+        record.unreadable = error.what();
+    }
+    return record;
+}
+
+CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool built,
+                            const AssertionRecord* record) {
     std::ostream& out = context.out();
     const Style& style = context.style();
     const fs::path learner = context.course().learner_file(exercise);
@@ -262,9 +273,14 @@ CheckOutcome check_exercise(Context& context, const Exercise& exercise, bool bui
         outcome.code = ExitCode::kBuildError;
         outcome.status = ExerciseStatus::kBuildError;
     } else {
+        // The record is read before the learner's code runs (where there is no sandbox, that
+        // code could write over it).
+        const AssertionRecord own =
+            record != nullptr ? AssertionRecord{} : read_assertion_record(context);
         outcome.run = run_test_program(context, exercise);
         outcome.flags = scan_learner_file(context, exercise);
-        if (auto flag = assertions_flag(context, exercise, outcome.run->events)) {
+        if (auto flag =
+                assertions_flag(record != nullptr ? *record : own, exercise, outcome.run->events)) {
             outcome.flags.push_back(std::move(*flag));
         }
         // What the file could have done to the reporter, though the report verified.
@@ -312,6 +328,8 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
         }
         context.out() << "\n";
     }
+    // Once for every exercise, before any learner's code runs.
+    const AssertionRecord record = read_assertion_record(context);
     CheckRun checked;
     std::optional<ExitCode> overall;
     for (const Exercise* exercise : exercises) {
@@ -319,7 +337,7 @@ CheckRun check_exercises(Context& context, const std::vector<const Exercise*>& e
             context.out() << "\n";
         }
         try {
-            checked.outcomes.push_back(check_exercise(context, *exercise, all_built));
+            checked.outcomes.push_back(check_exercise(context, *exercise, all_built, &record));
         } catch (const EnvironmentError& problem) {
             // One exercise that cannot be checked stops neither the others nor the reports.
             context.out() << context.style().bad(

@@ -153,7 +153,12 @@ void check_distributed(Report& report, const json& config) {
         report.problem("gloo",
                        "Gloo's headers were not found at configure time (lesson 10's process "
                        "groups need them)",
+#if defined(__APPLE__)
+                       // macOS: the set-up fetches Debian's package (scripts/setup/macos.py).
+                       std::string(kCommand) + " setup   (fetches them and reconfigures)");
+#else
                        "sudo apt-get install -y libgloo-dev   (then: cmake <build folder>)");
+#endif
     } else {
         report.ok("gloo", "headers in " + gloo + " (c10d::ProcessGroupGloo, lesson 10)");
     }

@@ -105,6 +105,8 @@ check_scores() {  # check_scores <platform> <file> <submission>: 1 when its scor
     *solved) validate "$platform" "$file" "$total" "$total" "$total" || ok=1 ;;
   esac
   say "$3: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(t["score"] for t in d["tests"]), "of", len(d["tests"]), "cases")' "$file")"
+  # Which sandbox contained the tests (Classroom 50: torchlings_sandbox; Gradescope: in extra_data).
+  say "$3: sandbox: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("torchlings_sandbox") or d.get("extra_data", {}).get("torchlings_sandbox", "not said"))' "$file")"
   return $ok
 }
 

@@ -30,12 +30,12 @@
 #   prefix/          Catch2 v3, Google Benchmark and OpenSSL's libcrypto, built here for the
 #                    target; CLI11's and nlohmann-json's headers and CMake files, copied from this
 #                    machine (header-only, the same on every platform)
-#   gloo/include     Gloo's headers, copied from this machine (lesson 10's c10d::ProcessGroupGloo;
-#                    the macOS wheel is built with Gloo)
+#   gloo/include     Gloo's headers, fetched as the set-up fetches them on a Mac (lesson 10's
+#                    c10d::ProcessGroupGloo; the macOS wheel is built with Gloo)
 #
 # Needs: python3 with venv, curl, unzip, tar, perl and make (OpenSSL's build), CMake 3.25+, Ninja,
-# file, apt-get (the first run only), and the Debian packages libcli11-dev, nlohmann-json3-dev
-# and libgloo-dev (headers only).
+# file, apt-get (the first run only), and the Debian packages libcli11-dev and nlohmann-json3-dev
+# (headers only).
 set -euo pipefail
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=../setup/cache_dir.sh
@@ -268,7 +268,7 @@ if not same:  # a new file would relink every program that links it
     open(sys.argv[2], "wb").write(data)
 PYTHON
 
-# --- 5. Header-only libraries and Gloo's headers, copied from this machine -------------------------
+# --- 5. Header-only libraries, copied from this machine, and Gloo's headers ------------------------
 # A copy of folder $1 at $2, rewritten only when it differs (a new copy would rebuild every file
 # that includes it).
 copy_folder() {
@@ -285,8 +285,11 @@ copy_headers() {   # $1: folder under /usr/include; $2: its CMake package folder
 }
 copy_headers CLI CLI11 libcli11-dev
 copy_headers nlohmann nlohmann_json nlohmann-json3-dev
-[ -d /usr/include/gloo ] || die "/usr/include/gloo is missing (apt-get install libgloo-dev)"
-copy_folder /usr/include/gloo "$X/gloo/include/gloo"
+# Gloo's headers as the set-up gets them on a Mac (scripts/setup/macos.py: Debian 13's
+# libgloo-dev, checked, its config.h set for macOS), into $X/gloo/include.
+python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import macos
+sys.exit(macos.gloo_headers(Path(sys.argv[2])) is None)' "$ROOT/scripts/setup" "$X" \
+  || die "Gloo's headers could not be fetched (the lines above say why)"
 
 # --- 6. The course, configured for aarch64-macos ---------------------------------------------------
 [ "$fresh" = 1 ] && rm -rf "$BUILD"

@@ -86,6 +86,8 @@ for expected in 'CUDA available: *false' 'cpu'; do
     || { cat "$DIR.lesson01.out" >&2; die "lesson 01's output lacks '$expected'"; }
 done
 as_learner 'cd ~/torchlings && cat build/dev/torchlings_config.json' >&2
+# Which sandbox the runner's test programs get here, as this user (doctor's sandbox line).
+say "$(as_learner 'cd ~/torchlings && ./torchlings doctor 2>&1' | sed -n 's/^.*\(sandbox\)/\1/p' | head -n 1)"
 # What the first command fetched and left on disk: the download (the pip cache lent from this
 # machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
 # torch venv, a CUDA compiler when one was fetched) and the build folder.

@@ -17,6 +17,14 @@ runtime that the torch wheel brings.
     torch) gets the same change, and the set-up says so: a renamed copy would be a second
     runtime. Python's torch is not affected, since libtorch_cpu.dylib finds the file by its path.
 
+  * Gloo's headers. Lesson 10's c10d::ProcessGroupGloo includes them; the wheel is built with Gloo
+    but ships no headers, and Homebrew has none. Debian 13's libgloo-dev package holds them (and
+    nothing else the course uses): it is fetched once into the cache folder, its SHA-256 checked,
+    and its headers taken out, with config.h set as PyTorch's macOS wheel builds Gloo (libuv's
+    transport; no TCP, InfiniBand, MPI, Redis, CUDA or AVX). Where it cannot be fetched, the
+    set-up says so and goes on (only lesson 10's exercises and tests need it), and
+    `./torchlings setup` tries again, giving the headers to a build configured without them.
+
 Nothing here has been run on a Mac by the course's own CI. The cross-build
 (scripts/ci/macos_cross_check.sh) links against the same wheel. The GitHub workflow
 (.github/workflows/macos.yml) runs the README's two commands on a macos-14 runner.
@@ -24,9 +32,16 @@ Nothing here has been run on a Mac by the course's own CI. The cross-build
 
 from __future__ import annotations
 
+import hashlib
+import http.client
+import io
 import os
+import re
 import shutil
 import subprocess
+import tarfile
+import tempfile
+import urllib.request
 from pathlib import Path
 
 from messages import fail, say
@@ -39,6 +54,21 @@ BREW_PREFIX = "/opt/homebrew"
 VENV_PYTHON = ("python@3.13", "python3.13")
 OPENMP_NAME = "@rpath/libomp.dylib"
 OPENMP_ORIGINAL = "/opt/llvm-openmp/lib/libomp.dylib"   # the wheel's own name for it
+# Debian 13's libgloo-dev (54 kB), from Debian's mirrors, or from snapshot.debian.org, which keeps
+# every file Debian ever published, by its SHA-1, should the mirrors have moved on to a rebuild.
+GLOO_DEB = "libgloo-dev_0.0~git20231202.5354032-3+b2_arm64.deb"
+GLOO_SHA256 = "78c1b1553950692f677516845ebf6e909fd658e7783c892925186c044464d52b"
+GLOO_URLS = ("https://deb.debian.org/debian/pool/main/g/gloo/" + GLOO_DEB,
+             "https://snapshot.debian.org/file/d552a90258418f2c050298ab6af4fcaf8962bf73")
+# config.h's values on macOS, as PyTorch's wheel builds Gloo there: the libuv transport (PyTorch
+# turns it on; its GlooDeviceFactory.cpp stops without it on Apple); TCP (epoll), InfiniBand, MPI
+# and Redis are Linux builds'; no CUDA, ROCm or x86's AVX. Set whatever Debian chose.
+GLOO_MACOS_CONFIG = {"GLOO_USE_CUDA": 0, "GLOO_USE_NCCL": 0, "GLOO_USE_ROCM": 0,
+                     "GLOO_USE_RCCL": 0, "GLOO_USE_AVX": 0,
+                     "GLOO_USE_REDIS": 0, "GLOO_USE_IBVERBS": 0, "GLOO_USE_MPI": 0,
+                     "GLOO_USE_LIBUV": 1, "GLOO_HAVE_TRANSPORT_TCP": 0,
+                     "GLOO_HAVE_TRANSPORT_TCP_TLS": 0, "GLOO_HAVE_TRANSPORT_IBVERBS": 0,
+                     "GLOO_HAVE_TRANSPORT_UV": 1}
 
 
 def formula_list(root: Path) -> list[str]:
@@ -131,11 +161,121 @@ def openmp_runtime(torch_root: Path, venv: Path, run=subprocess.run) -> Path:
     return source
 
 
-def cmake_options(prefix: Path, torch_dir: Path, openmp: Path) -> list[str]:
+# Written last into a finished folder of headers: which package they came from.
+GLOO_STAMP = ".torchlings-gloo"
+
+
+def download(url: str) -> bytes:
+    """The file at url: with macOS's curl, which trusts the system's certificates (a Python from
+    python.org may have none), else with Python's own client. OSError when it cannot."""
+    curl = shutil.which("curl")
+    if curl:
+        got = subprocess.run([curl, "-fsSL", "--max-time", "60", url], capture_output=True)
+        if got.returncode != 0:
+            raise OSError(got.stderr.decode(errors="replace").strip() or f"curl: {got.returncode}")
+        return got.stdout
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return answer.read()
+    except http.client.HTTPException as error:   # a connection cut in the middle of the file
+        raise OSError(f"{type(error).__name__}: {error}") from error
+
+
+def deb_member(deb: bytes, prefix: str) -> bytes:
+    """The member of a .deb (an ar archive) whose name starts with prefix ("data.tar")."""
+    if not deb.startswith(b"!<arch>\n"):
+        raise ValueError("not a .deb (no ar header)")
+    at = 8
+    while at + 60 <= len(deb):
+        name = deb[at:at + 16].decode("ascii").strip().rstrip("/")
+        size = int(deb[at + 48:at + 58].decode("ascii").strip())
+        if size < 0 or at + 60 + size > len(deb):
+            raise ValueError(f"the .deb is cut short in {name}")
+        if name.startswith(prefix):
+            return deb[at + 60:at + 60 + size]
+        at += 60 + size + (size % 2)   # members start on even offsets
+    raise ValueError(f"no {prefix}* in the .deb")
+
+
+def macos_config(text: str) -> str:
+    """Gloo's config.h with GLOO_MACOS_CONFIG's values; every one of them must be there."""
+    for name, value in GLOO_MACOS_CONFIG.items():
+        text, count = re.subn(rf"^#define {name} \d+$", f"#define {name} {value}", text,
+                              flags=re.M)
+        if count != 1:
+            raise ValueError(f"config.h has no line '#define {name} N'")
+    return text
+
+
+def gloo_headers(cache: Path, fetch=download) -> Path | None:
+    """The folder holding gloo/algorithm.h for lesson 10 (fetched once, as the module's docstring
+    says), or None, said in one line, where it cannot be had."""
+    include = cache / "gloo" / "include"
+    try:
+        if (include / GLOO_STAMP).read_text().strip() == GLOO_SHA256:
+            return include
+    except OSError:
+        pass   # none yet, or from another package: fetched (again)
+    problems = []
+    for url in GLOO_URLS:
+        try:
+            deb = fetch(url)
+        except (OSError, http.client.HTTPException) as error:
+            problems.append(f"{url}: {error}")
+            continue
+        if hashlib.sha256(deb).hexdigest() != GLOO_SHA256:
+            problems.append(f"{url}: not the expected file (its SHA-256 differs)")
+            continue
+        try:
+            data = tarfile.open(fileobj=io.BytesIO(deb_member(deb, "data.tar")))
+            headers = [member for member in data.getmembers()
+                       if member.name.startswith("./usr/include/gloo/") and member.isfile()
+                       and ".." not in member.name.split("/")]
+            (cache / "gloo").mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=cache / "gloo") as unpacked:
+                # Regular files under usr/include/gloo/ only (no links, no absolute paths);
+                # Python's own check too where it has it (3.11.4 and later).
+                safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+                data.extractall(unpacked, members=headers, **safe)
+                config = Path(unpacked) / "usr" / "include" / "gloo" / "config.h"
+                config.write_text(macos_config(config.read_text()))
+                (Path(unpacked) / "usr" / "include" / GLOO_STAMP).write_text(GLOO_SHA256 + "\n")
+                shutil.rmtree(include, ignore_errors=True)   # a folder left half made
+                os.replace(Path(unpacked) / "usr" / "include", include)
+        except (OSError, ValueError, tarfile.TarError) as error:
+            problems.append(f"{url}: {error}")
+            continue
+        say("gloo_fetched", path=include)
+        return include
+    say("gloo_unavailable", problems="\n  ".join(problems))
+    return None
+
+
+def add_gloo_to_build(cache: Path, build: Path, run=subprocess.run) -> None:
+    """`./torchlings setup` on a build configured without Gloo's headers (their download failed
+    then, or the set-up was older): fetched now, and given to that build's CMake."""
+    try:
+        found = re.search(r"^TORCHLINGS_GLOO_INCLUDE_DIR:[A-Z]+=(.*)$",
+                          (build / "CMakeCache.txt").read_text(errors="replace"), re.M)
+    except OSError:
+        return
+    if found and found.group(1) and not found.group(1).endswith("NOTFOUND"):
+        return
+    include = gloo_headers(cache)
+    if include is None:
+        return
+    if run(["cmake", "-B", str(build), f"-DTORCHLINGS_GLOO_INCLUDE_DIR={include}"],
+           capture_output=True).returncode != 0:
+        say("gloo_reconfigure_failed", build=build)
+
+
+def cmake_options(prefix: Path, torch_dir: Path, openmp: Path,
+                  gloo: Path | None = None) -> list[str]:
     """What configure adds on macOS: Homebrew's prefix for the packages, its keg-only OpenSSL,
-    and OpenMP as above (FindOpenMP alone would look for Homebrew's libomp)."""
+    OpenMP as above (FindOpenMP alone would look for Homebrew's libomp), and Gloo's headers."""
     torch_root = Path(os.path.normpath(torch_dir / ".." / ".." / ".."))
-    return [f"-DCMAKE_PREFIX_PATH={prefix}",
+    gloo_option = [f"-DTORCHLINGS_GLOO_INCLUDE_DIR={gloo}"] if gloo is not None else []
+    return gloo_option + [f"-DCMAKE_PREFIX_PATH={prefix}",
             f"-DOPENSSL_ROOT_DIR={prefix / 'opt' / 'openssl@3'}",
             "-DOpenMP_CXX_FLAGS=-Xclang -fopenmp",
             f"-DOpenMP_CXX_INCLUDE_DIR={torch_root / 'include'}",

@@ -225,7 +225,8 @@ def configure(place: Layout, want_cuda: bool, cpu_asked: bool = False) -> None:
     if brew_prefix is not None:
         torch_root = Path(os.path.normpath(Path(torch_dir) / ".." / ".." / ".."))
         openmp = macos.openmp_runtime(torch_root, place.venv)
-        command += macos.cmake_options(brew_prefix, Path(torch_dir), openmp)
+        gloo = macos.gloo_headers(place.cache)
+        command += macos.cmake_options(brew_prefix, Path(torch_dir), openmp, gloo)
     (place.root / "build").mkdir(exist_ok=True)
     log = Path(f"{place.build}-configure.log")
     with open(log, "w") as out:
@@ -324,6 +325,9 @@ def main(root: Path, cache: Path, args: list[str]) -> int:
                 aside.rename(place.venv)
                 say("restored_cpu_torch", venv=place.venv)
             raise
+    elif sys.platform == "darwin" and args[:1] == ["setup"]:
+        import macos
+        macos.add_gloo_to_build(place.cache, place.build)
     if aside is not None:
         remove(aside)
     add_numpy(place.venv)

@@ -35,6 +35,11 @@ ENGLISH = {
                     "on the PATH (the Command Line Tools' /usr/bin/python3 is one)",
     "no_wheel_openmp": "the torch wheel's OpenMP runtime is missing ({path}); the course links "
                        "it on macOS. Reinstall torch, or remove the cache venv and run again",
+    "gloo_fetched": "Gloo's headers (for lesson 10), from Debian's libgloo-dev: {path}",
+    "gloo_unavailable": "Gloo's headers (for lesson 10's process groups) could not be fetched; "
+                        "everything else works, and ./torchlings setup tries again:\n  {problems}",
+    "gloo_reconfigure_failed": "Gloo's headers were fetched, but configuring {build} with them "
+                               "failed; remove that folder and run ./torchlings setup",
     "renaming_openmp": "naming {path} @rpath/libomp.dylib (install_name_tool -id), so that the "
                        "course's programs load the OpenMP runtime that LibTorch loads",
     "openmp_rename_failed": "could not rename {path} to @rpath/libomp.dylib; make it writable, or "
@@ -161,6 +166,11 @@ KOREAN = {
                     "./torchlings를 실행하세요(Command Line Tools의 /usr/bin/python3가 그렇습니다)",
     "no_wheel_openmp": "torch 휠의 OpenMP 런타임이 없습니다({path}). macOS에서는 과정이 이것을 "
                        "링크합니다. torch를 다시 설치하거나, 캐시 venv를 지우고 다시 실행하세요",
+    "gloo_fetched": "Gloo 헤더(강의 10용)를 Debian의 libgloo-dev에서 가져왔습니다: {path}",
+    "gloo_unavailable": "Gloo 헤더(강의 10의 프로세스 그룹용)를 가져오지 못했습니다. 나머지는 모두 "
+                        "동작하며, ./torchlings setup이 다시 시도합니다:\n  {problems}",
+    "gloo_reconfigure_failed": "Gloo 헤더를 가져왔지만 그것으로 {build}를 구성하지 못했습니다. 그 "
+                               "폴더를 지우고 ./torchlings setup을 실행하세요",
     "renaming_openmp": "{path}의 이름을 @rpath/libomp.dylib로 바꿉니다(install_name_tool -id). "
                        "과정의 프로그램이 LibTorch와 같은 OpenMP 런타임을 불러오게 하려는 것입니다",
     "openmp_rename_failed": "{path}의 이름을 @rpath/libomp.dylib로 바꿀 수 없습니다. 쓰기 권한을 "

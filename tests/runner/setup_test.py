@@ -4,11 +4,14 @@
 """
 
 import contextlib
+import hashlib
+import http.client
 import io
 import os
 import stat
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 from pathlib import Path
@@ -787,6 +790,123 @@ class MacOS(unittest.TestCase):
             dylib.unlink()
             with self.assertRaises(messages.SetupError):
                 macos.openmp_runtime(torch_root, venv, run)
+
+    @staticmethod
+    def gloo_deb(config: str) -> bytes:
+        """A .deb as Debian makes it (an ar archive), its data.tar.xz holding Gloo's two headers,
+        and what must never be taken out: a link, a file outside usr/include/gloo/, names that
+        climb out of it or start at /."""
+        data = io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w:xz") as tar:
+            for name, text in (("./usr/include/gloo/algorithm.h", "#pragma once\n"),
+                               ("./usr/include/gloo/config.h", config),
+                               ("./usr/lib/libgloo.so.0", "ELF"),
+                               ("./usr/include/gloo/../../escaped.h", "x"),
+                               ("/usr/include/gloo/absolute.h", "x")):
+                info = tarfile.TarInfo(name)
+                info.size = len(text.encode())
+                tar.addfile(info, io.BytesIO(text.encode()))
+            link = tarfile.TarInfo("./usr/include/gloo/link.h")
+            link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            tar.addfile(link)
+        deb = b"!<arch>\n"
+        for name, body in ((b"debian-binary", b"2.0\n"), (b"control.tar.xz", b"x"),
+                           (b"data.tar.xz", data.getvalue())):
+            deb += name.ljust(16) + b"0".ljust(12) + b"0".ljust(6) + b"0".ljust(6)
+            deb += b"100644".ljust(8) + str(len(body)).encode().ljust(10) + b"`\n" + body
+            deb += b"\n" if len(body) % 2 else b""
+        return deb
+
+    @staticmethod
+    def debians_config() -> str:   # Linux's values, the opposite of macOS's for each
+        return "#pragma once\n#define GLOO_VERSION_MAJOR 0\n" + "".join(
+            f"#define {name} {1 - value}\n" for name, value in macos.GLOO_MACOS_CONFIG.items())
+
+    def test_gloos_headers_come_from_debians_package_checked_and_set_for_macos(self):
+        deb = self.gloo_deb(self.debians_config())
+        fetched = []
+
+        def fetch(url):   # the mirror answers with a page; snapshot.debian.org with the file
+            fetched.append(url)
+            return b"<html>moved</html>" if url == macos.GLOO_URLS[0] else deb
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(macos, "GLOO_SHA256", hashlib.sha256(deb).hexdigest()), \
+                contextlib.redirect_stderr(io.StringIO()) as said:
+            stale = Path(tmp, "gloo", "include", "gloo")   # a copy of Linux's, as once made
+            stale.mkdir(parents=True)
+            (stale / "algorithm.h").write_text("old")
+            (stale / "old.h").write_text("old")
+            include = macos.gloo_headers(Path(tmp), fetch)
+            self.assertEqual(include, Path(tmp, "gloo", "include"))
+            self.assertEqual(fetched, list(macos.GLOO_URLS))
+            self.assertEqual(sorted(str(p.relative_to(Path(tmp))) for p in Path(tmp).rglob("*")),
+                             ["gloo", "gloo/include", "gloo/include/.torchlings-gloo",
+                              "gloo/include/gloo", "gloo/include/gloo/algorithm.h",
+                              "gloo/include/gloo/config.h"])   # nothing else, no leftovers
+            text = (include / "gloo" / "config.h").read_text()
+            self.assertIn("#define GLOO_VERSION_MAJOR 0\n", text)
+            for name, value in macos.GLOO_MACOS_CONFIG.items():
+                self.assertIn(f"#define {name} {value}\n", text)
+            self.assertIn(str(include), said.getvalue())
+            fetched.clear()
+            self.assertEqual(macos.gloo_headers(Path(tmp), fetch), include)
+            self.assertEqual(fetched, [])   # once per machine
+            options = macos.cmake_options(Path("/opt/homebrew"), Path("/t/share/cmake/Torch"),
+                                          Path("/t/lib/libomp.dylib"), include)
+            self.assertIn(f"-DTORCHLINGS_GLOO_INCLUDE_DIR={include}", options)
+
+    def test_gloo_that_cannot_be_had_is_said_and_the_set_up_goes_on(self):
+        incomplete = self.gloo_deb("#define GLOO_USE_MPI 1\n")
+        cut = self.gloo_deb(self.debians_config())[:-20]
+
+        def cut_off(url):
+            raise http.client.IncompleteRead(b"partial")
+        for fetch, expected, why in (
+                (lambda url: b"<html>moved</html>", None, "SHA-256 differs"),
+                (lambda url: incomplete, incomplete, "has no line '#define GLOO_USE_CUDA"),
+                (lambda url: cut, cut, "cut short"),
+                (cut_off, None, "IncompleteRead")):
+            with self.subTest(why=why), tempfile.TemporaryDirectory() as tmp, \
+                    mock.patch.object(macos, "GLOO_SHA256",
+                                      hashlib.sha256(expected or b"").hexdigest()), \
+                    contextlib.redirect_stderr(io.StringIO()) as said:
+                self.assertIsNone(macos.gloo_headers(Path(tmp), fetch))
+                self.assertIn(why, said.getvalue())
+                self.assertIn("everything else works", said.getvalue())
+                self.assertFalse(Path(tmp, "gloo", "include").exists())
+                self.assertEqual(list(Path(tmp).glob("gloo/tmp*")), [])
+        self.assertNotIn("TORCHLINGS_GLOO_INCLUDE_DIR",
+                         " ".join(macos.cmake_options(Path("/opt/homebrew"),
+                                                      Path("/t/share/cmake/Torch"),
+                                                      Path("/t/lib/libomp.dylib"))))
+
+    def test_setup_gives_gloo_to_a_build_configured_without_it(self):
+        calls = []
+
+        def run(command, **kwargs):
+            calls.append(command)
+            return subprocess.CompletedProcess(command, 0)
+        with tempfile.TemporaryDirectory() as tmp:
+            build = Path(tmp, "build")
+            build.mkdir()
+            include = Path(tmp, "gloo", "include")
+            with mock.patch.object(macos, "gloo_headers", return_value=include) as fetched:
+                for line, reconfigured in (
+                        ("TORCHLINGS_GLOO_INCLUDE_DIR:PATH=TORCHLINGS_GLOO_INCLUDE_DIR-NOTFOUND",
+                         True),
+                        (f"TORCHLINGS_GLOO_INCLUDE_DIR:PATH={include}", False),
+                        ("CMAKE_BUILD_TYPE:STRING=Debug", True)):
+                    calls.clear()
+                    (build / "CMakeCache.txt").write_text(line + "\n")
+                    macos.add_gloo_to_build(Path(tmp), build, run)
+                    self.assertEqual(calls, [["cmake", "-B", str(build),
+                                              f"-DTORCHLINGS_GLOO_INCLUDE_DIR={include}"]]
+                                     if reconfigured else [], line)
+                fetched.return_value = None   # the download failed again: said, nothing run
+                calls.clear()
+                (build / "CMakeCache.txt").write_text("CMAKE_BUILD_TYPE:STRING=Debug\n")
+                macos.add_gloo_to_build(Path(tmp), build, run)
+                self.assertEqual(calls, [])
 
     def test_the_wrapper_sends_intel_macs_rosetta_and_other_systems_elsewhere(self):
         # (system, machine, sysctl.proc_translated, xcode-select's status, what is said)
