@@ -125,6 +125,9 @@ Sandbox decide_sandbox() {
         if (why.starts_with("bwrap: ")) {
             why.erase(0, 7);  // "bwrap: No permissions to create a new namespace, ..."
         }
+        while (why.ends_with('.')) {  // the sentence goes on after it ("...; test programs run")
+            why.pop_back();
+        }
         level.description = "none: bwrap cannot start here: " + why;
         return level;
     }

@@ -34,12 +34,19 @@
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
 PLATFORM=${1:-}
+# The sandbox each grade is expected to run in. Classroom 50's default job grades on a VM, where
+# the runner's sandbox starts (on GitHub's Ubuntu 24.04 once autograder.py has loaded bwrap's
+# AppArmor profile, which this kernel does not need): the root is entered as a machine's root
+# (stock_root.sh, enter_root) and every report must say bubblewrap. Gradescope grades in a Docker
+# container, whose default seccomp profile refuses new namespaces to a process without
+# CAP_SYS_ADMIN, root included: bwrap cannot start there, so its root is a plain chroot, where it
+# cannot either, and every report must say none (so must Classroom 50 in that image).
 case $PLATFORM in
   classroom50) STOCK_SUITE=noble ;;
-  gradescope) STOCK_SUITE=jammy ;;
+  gradescope) STOCK_SUITE=jammy STOCK_ENTER=chroot ;;
   *) echo "usage: $0 classroom50|gradescope" >&2; exit 64 ;;
 esac
-export STOCK_SUITE
+export STOCK_SUITE STOCK_ENTER
 STOCK_ROOT=${STOCK_ROOT:-/tmp/torchlings-$PLATFORM}
 STOCK_PIP_CACHE=none
 . "$ROOT/scripts/ci/stock_root.sh"
@@ -106,7 +113,14 @@ check_scores() {  # check_scores <platform> <file> <submission>: 1 when its scor
   esac
   say "$3: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(t["score"] for t in d["tests"]), "of", len(d["tests"]), "cases")' "$file")"
   # Which sandbox contained the tests (Classroom 50: torchlings_sandbox; Gradescope: in extra_data).
-  say "$3: sandbox: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("torchlings_sandbox") or d.get("extra_data", {}).get("torchlings_sandbox", "not said"))' "$file")"
+  local sandbox
+  sandbox=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("torchlings_sandbox") or d.get("extra_data", {}).get("torchlings_sandbox", "not said"))' "$file")
+  say "$3: sandbox: $sandbox"
+  if [ "${STOCK_ENTER:-pivot}" = chroot ]; then
+    case $sandbox in "none: "*) ;; *) say "$3: a container's grade says sandbox '$sandbox', not none"; ok=1 ;; esac
+  elif LEARNER=$C50_USER expect_sandbox; then
+    [ "$sandbox" = bubblewrap ] || { say "$3: the grade ran without the sandbox ('$sandbox')"; ok=1; }
+  fi
   return $ok
 }
 
@@ -129,17 +143,17 @@ install_class50() {  # the class repository of one student, and the autograder i
   git clone -q --no-local "$WORK/torchlings-class" "$DIR$C50_WORK/class"
   mkdir -p "$DIR$C50_WORK/_temp/classroom50-runtime/course"
   cp "$WORK/torchlings-class/graders/classroom50/autograder.py" "$DIR$C50_WORK/_temp/classroom50-runtime/course/"
-  chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK"
+  enter_root "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK"
 }
 grade50() {  # grade50 <name>: one push, graded
   local name=$1 checkout=$DIR$C50_WORK/class home
-  home=$(chroot "$DIR" getent passwd "$C50_USER" | cut -d: -f6)
-  chroot "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK/class"
+  home=$(enter_root "$DIR" getent passwd "$C50_USER" | cut -d: -f6)
+  enter_root "$DIR" chown -R "$C50_USER:$C50_USER" "$C50_WORK/class"
   rm -f "$checkout/result.json"
   metric_started=$(date +%s) received_before=$(received_bytes)
   set +e
   # shellcheck disable=SC2046  # the variables are words without spaces
-  chroot --userspec="$C50_USER:$C50_USER" "$DIR" /usr/bin/env -i HOME="$home" USER="$C50_USER" \
+  enter_root "$DIR" --userspec="$C50_USER:$C50_USER" /usr/bin/env -i HOME="$home" USER="$C50_USER" \
     LANG=C.UTF-8 TERM=dumb PATH=/usr/local/bin:/usr/bin:/bin RUNNER_TEMP="$C50_WORK/_temp" \
     CLASSROOM50_BUNDLE_DIR="$C50_WORK/_temp/classroom50-runtime/course" \
     $(classroom50_env) $C50_ENV \

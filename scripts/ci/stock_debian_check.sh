@@ -9,7 +9,9 @@
 #                                                       password (the default: as root)
 # then, inside the root, with a clean environment:
 #     1. the README's first command, literally: ./torchlings run 01 (packages, torch wheel,
-#        configure, build, lesson 01), and lesson 01's output checked; with no NVIDIA driver and
+#        configure, build, lesson 01), and lesson 01's output checked, and `doctor`'s sandbox
+#        line (bubblewrap, as on a learner's own machine; the root is entered with pivot_root,
+#        not chroot: scripts/ci/stock_root.sh, enter_root); with no NVIDIA driver and
 #        no PyTorch CPU index reachable (this machine reaches PyPI only), PyPI's wheel without its
 #        CUDA libraries, used as a CPU-only LibTorch;
 #     2. the Colab notebook, executed end to end with the root's Python;
@@ -18,7 +20,7 @@
 #        torchrun there), one process and the runner's line that says why.
 #   Each part prints its time; exit status 0 only if every part passed.
 #
-# Needs root (debootstrap, chroot, mounts), debootstrap (installed with apt-get when missing) and
+# Needs root (debootstrap, mounts, pivot_root), debootstrap (installed with apt-get when missing) and
 # about 12 GB of free disk. Environment:
 #   STOCK_ROOT        where the root is made (default: /tmp/torchlings-stock-<suite>); removed first
 #   STOCK_SUITE       Debian suite (default: trixie), or an Ubuntu one (jammy, noble, ...)
@@ -60,12 +62,12 @@ if [ "$LEARNER" != root ]; then
     || die "could not make the user $LEARNER in the root"
 fi
 git clone -q --no-local "$ROOT" "$DIR$HOME_IN/torchlings"
-[ "$LEARNER" = root ] || chroot "$DIR" chown -R "$LEARNER:$LEARNER" "$HOME_IN/torchlings"
+[ "$LEARNER" = root ] || enter_root "$DIR" chown -R "$LEARNER:$LEARNER" "$HOME_IN/torchlings"
 # as_learner <command>: in the root as the learner (root unless STOCK_USER names another), with a
 # clean, login-like environment.
 as_learner() {
   if [ "$LEARNER" = root ]; then in_root "$1"; return; fi
-  chroot --userspec="$LEARNER:$LEARNER" "$DIR" /usr/bin/env -i HOME="$HOME_IN" USER="$LEARNER" \
+  enter_root "$DIR" --userspec="$LEARNER:$LEARNER" /usr/bin/env -i HOME="$HOME_IN" USER="$LEARNER" \
     LOGNAME="$LEARNER" LANG=C.UTF-8 TERM=dumb CI=false PATH=/usr/local/bin:/usr/bin:/bin \
     /bin/bash -c "$1"
 }
@@ -87,7 +89,14 @@ for expected in 'CUDA available: *false' 'cpu'; do
 done
 as_learner 'cd ~/torchlings && cat build/dev/torchlings_config.json' >&2
 # Which sandbox the runner's test programs get here, as this user (doctor's sandbox line).
-say "$(as_learner 'cd ~/torchlings && ./torchlings doctor 2>&1' | sed -n 's/^.*\(sandbox\)/\1/p' | head -n 1)"
+# The sandbox the learner's test programs run in: bubblewrap, as on a learner's own machine.
+sandbox=$(as_learner 'cd ~/torchlings && ./torchlings doctor 2>&1' | sed -n 's/^.*\(sandbox\)/\1/p' | head -n 1)
+say "$sandbox"
+if expect_sandbox; then
+  case $sandbox in
+    *none*|"") die "the runner's sandbox did not start for $LEARNER on $SUITE (doctor: '$sandbox')" ;;
+  esac
+fi
 # What the first command fetched and left on disk: the download (the pip cache lent from this
 # machine, when there is one, makes it smaller than a learner's), the course's cache folder (the
 # torch venv, a CUDA compiler when one was fetched) and the build folder.

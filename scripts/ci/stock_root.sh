@@ -12,10 +12,11 @@
 #   STOCK_BASES       a folder of base roots made beforehand by scripts/ci/stock_bases.sh, one per
 #                     suite: the root is a copy of <folder>/<suite> when that one is complete
 #                     (what a check measures starts after the root is made, so only time differs)
+#   STOCK_ENTER=chroot  enter the root with chroot, where bubblewrap cannot start (enter_root)
 #   STOCK_OWN_NETWORK=1  the check runs in a network namespace of its own (own_network, below), so
 #                     that the bytes it counts are its own while other checks download beside it
-# Defines SUITE, DIR, DISTRO, say, die, part, host_install, in_root (a command as root with a clean,
-# login-like environment), received_bytes, own_network, mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
+# Defines SUITE, DIR, DISTRO, say, die, part, host_install, enter_root (chroot's counterpart),
+# in_root (a command as root with a clean, login-like environment), expect_sandbox, received_bytes, own_network, mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
 # scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its
 # base), mounts /proc and /dev, copies in
 # /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
@@ -73,10 +74,45 @@ host_install() {
          && DEBIAN_FRONTEND=noninteractive apt-get "${wait_lock[@]}" install -y -qq "$1" >/dev/null; }
 }
 
+# enter_root <dir> [--userspec=<user>:<group>] <command> [<argument>...]: <command> inside the
+# root <dir>, as `chroot` would run it, except that <dir> becomes the `/` of a mount namespace of
+# its own (pivot_root), so that inside it the root is a machine's root rather than a chroot. Under
+# chroot the runner's sandbox could not start: Linux refuses new user namespaces to a chrooted
+# process (bwrap needs them as a user), and bwrap as root cannot make a `/` that is no mount point
+# private. A learner's machine starts it, so the root must too. STOCK_ENTER=chroot keeps plain
+# chroot (class_platform_check.sh's container, where Docker refuses new namespaces the same way).
+enter_root() {
+  local dir=$1 user=""
+  shift
+  case ${1:-} in --userspec=*) user=$1; shift ;; esac
+  if [ "${STOCK_ENTER:-pivot}" = chroot ]; then
+    chroot ${user:+"$user"} "$dir" "$@"
+    return
+  fi
+  # The root's own umount and chroot do the rest: this machine's `/` is gone after pivot_root.
+  unshare --mount --propagation private /bin/sh -c '
+    dir=$1 user=$2
+    shift 2
+    mount --rbind "$dir" "$dir" && cd "$dir" && pivot_root . mnt && /bin/umount -l /mnt \
+      || { echo "stock: could not make $dir the root of a mount namespace (pivot_root)" >&2; exit 125; }
+    exec /usr/sbin/chroot $user / "$@"' enter_root "$dir" "$user" "$@"
+}
+
 # Inside the root: a login-like environment, nothing of this machine's (no CUDA paths, no PIP_*).
 in_root() {
-  chroot "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
+  enter_root "$DIR" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI=false \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
+}
+
+# expect_sandbox: 0 when the runner's sandbox must start in the root as its user (LEARNER; root
+# when unset): always as root, and as a user where this machine's kernel gives a user namespace to
+# an unprivileged process; 1 where it cannot (a container without the right), saying why once.
+expect_sandbox() {
+  [ "${STOCK_ENTER:-pivot}" != chroot ] || return 1
+  [ "${LEARNER:-root}" = root ] && return 0
+  setpriv --reuid=65534 --regid=65534 --clear-groups unshare --user true 2>/dev/null && return 0
+  say "this machine's kernel gives no user namespace to a user: the sandbox cannot start for $LEARNER"
+  return 1
 }
 
 # own_network <the check's arguments>: with STOCK_OWN_NETWORK=1, runs the calling script again in
@@ -181,7 +217,7 @@ bootstrap_root() {
   mount_root "$dir"
   cp /etc/resolv.conf "$dir/etc/resolv.conf"
   cp /etc/hosts "$dir/etc/hosts"
-  chroot "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  enter_root "$dir" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c \
     'export DEBIAN_FRONTEND=noninteractive; apt-get update -qq >/dev/null \
      && apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null' \
