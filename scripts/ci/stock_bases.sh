@@ -19,7 +19,7 @@ for suite in "$@"; do
   (
     STOCK_SUITE=$suite STOCK_ROOT=$folder/$suite
     . "$ROOT/scripts/ci/stock_root.sh"
-    [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
+    [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mounts, unshare and pivot_root); run it as root"
     host_install debootstrap || die "could not install debootstrap"
     unmount_root "$DIR"
     rm -rf --one-file-system "$DIR" "$DIR.complete"

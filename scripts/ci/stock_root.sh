@@ -16,12 +16,12 @@
 #   STOCK_OWN_NETWORK=1  the check runs in a network namespace of its own (own_network, below), so
 #                     that the bytes it counts are its own while other checks download beside it
 # Defines SUITE, DIR, DISTRO, say, die, part, host_install, enter_root (chroot's counterpart),
-# in_root (a command as root with a clean, login-like environment), expect_sandbox, received_bytes, own_network, mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and git: what
-# scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or copies its
-# base), mounts /proc and /dev, copies in
-# /etc/resolv.conf, /etc/hosts, /etc/pip.conf (when present) and the certificate authorities of
-# /usr/local/share/ca-certificates, and installs ca-certificates and git (a stock installation has
-# both; minbase lacks them). The root is unmounted and removed when the calling script exits.
+# in_root (a command as root with a clean, login-like environment), expect_sandbox, received_bytes,
+# own_network, mount_root/unmount_root, bootstrap_root (debootstrap's root with ca-certificates and
+# git: what scripts/ci/stock_bases.sh makes ahead) and make_stock_root, which makes the root (or
+# copies its base), mounts /proc and /dev, copies in /etc/resolv.conf, /etc/hosts, /etc/pip.conf
+# (when present) and the certificate authorities of /usr/local/share/ca-certificates, and installs
+# ca-certificates and git (a stock installation has both; minbase lacks them). The root is unmounted and removed when the calling script exits.
 SUITE=${STOCK_SUITE:-trixie}
 DIR=${STOCK_ROOT:-/tmp/torchlings-stock-$SUITE}
 case $SUITE in
@@ -80,7 +80,8 @@ host_install() {
 # chroot the runner's sandbox could not start: Linux refuses new user namespaces to a chrooted
 # process (bwrap needs them as a user), and bwrap as root cannot make a `/` that is no mount point
 # private. A learner's machine starts it, so the root must too. STOCK_ENTER=chroot keeps plain
-# chroot (class_platform_check.sh's container, where Docker refuses new namespaces the same way).
+# chroot (class_platform_check.sh's Gradescope container, where bwrap cannot start either: Docker's
+# seccomp profile refuses new namespaces to a process without CAP_SYS_ADMIN).
 enter_root() {
   local dir=$1 user=""
   shift
@@ -93,8 +94,11 @@ enter_root() {
   unshare --mount --propagation private /bin/sh -c '
     dir=$1 user=$2
     shift 2
+    [ -d "$dir/mnt" ] && [ ! -L "$dir/mnt" ] \
+      || { echo "stock: $dir has no folder /mnt to put this machine'"'"'s root in" >&2; exit 125; }
     mount --rbind "$dir" "$dir" && cd "$dir" && pivot_root . mnt && /bin/umount -l /mnt \
-      || { echo "stock: could not make $dir the root of a mount namespace (pivot_root)" >&2; exit 125; }
+      || { echo "stock: could not make $dir the root of a mount namespace (mount, pivot_root, umount)" >&2
+           exit 125; }
     exec /usr/sbin/chroot $user / "$@"' enter_root "$dir" "$user" "$@"
 }
 
@@ -106,12 +110,17 @@ in_root() {
 
 # expect_sandbox: 0 when the runner's sandbox must start in the root as its user (LEARNER; root
 # when unset): always as root, and as a user where this machine's kernel gives a user namespace to
-# an unprivileged process; 1 where it cannot (a container without the right), saying why once.
+# an unprivileged process (and lets it map its user in: Ubuntu 23.10 and later make the namespace
+# but refuse the map, as they refuse bwrap); 1 where it cannot (a container without the right),
+# saying why once.
 expect_sandbox() {
   [ "${STOCK_ENTER:-pivot}" != chroot ] || return 1
   [ "${LEARNER:-root}" = root ] && return 0
-  setpriv --reuid=65534 --regid=65534 --clear-groups unshare --user true 2>/dev/null && return 0
-  say "this machine's kernel gives no user namespace to a user: the sandbox cannot start for $LEARNER"
+  setpriv --reuid=65534 --regid=65534 --clear-groups unshare --user --map-root-user true \
+    2>/dev/null && return 0
+  [ -n "${no_user_namespace_said:-}" ] \
+    || say "this machine's kernel gives no user namespace to a user: the sandbox cannot start for $LEARNER"
+  no_user_namespace_said=1
   return 1
 }
 
@@ -226,7 +235,7 @@ bootstrap_root() {
 }
 
 make_stock_root() {
-  [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and mounts); run it as root"
+  [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mounts, unshare and pivot_root); run it as root"
   case $DIR in /|/tmp|/root|/home|"") die "STOCK_ROOT=$DIR is not a folder this script may remove" ;; esac
   unmount_all
   rm -rf --one-file-system "$DIR" "$DIR.keyring"
