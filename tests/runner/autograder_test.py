@@ -1,7 +1,8 @@
 """Unit tests of Classroom 50's autograder (runner/teacher/graders/classroom50/autograder.py) where
 it decides on its own, apart from the runner: the AppArmor profile that lets bwrap make user
-namespaces on GitHub's hosted Ubuntu 24.04 runners. (tests/runner/class_graders.sh grades whole
-submissions.)
+namespaces on GitHub's hosted Ubuntu 24.04 runners, and where main() loads it: after the tests
+are verified as the class's own, before the graded run, never for a refused submission.
+(tests/runner/class_graders.sh grades whole submissions.)
 
     python3 tests/runner/autograder_test.py <course root>     (CTest: runner/graders/apparmor)
 
@@ -155,6 +156,58 @@ exit {code}
             [os.environ["TORCHLINGS_APPARMOR_PARSER"], "--skip-kernel-load", "--skip-cache"],
             input=profile, capture_output=True, text=True, check=False)
         self.assertEqual(compiled.returncode, 0, compiled.stderr)
+
+
+class MainOrder(unittest.TestCase):
+    """main(): the profile is loaded only after the tests are verified as the class's own, and
+    before the graded run, whose test programs it is for; a refused submission never reaches it."""
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.dir)
+        cwd = os.getcwd()
+        os.chdir(self.dir)
+        self.addCleanup(os.chdir, cwd)
+        self.steps = []
+        self.verify_code = 0
+        environ = mock.patch.dict(os.environ, {"TORCHLINGS_COMMAND": "torchlings"})
+        environ.start()
+        self.addCleanup(environ.stop)
+        os.environ.pop("TORCHLINGS_CLASS_COURSE", None)
+        for name, fake in (("edited_files", lambda: []),
+                           ("let_bwrap_make_namespaces", self.load_profile)):
+            patch = mock.patch.object(autograder, name, fake)
+            patch.start()
+            self.addCleanup(patch.stop)
+        run = mock.patch.object(autograder.subprocess, "run", self.run_command)
+        run.start()
+        self.addCleanup(run.stop)
+
+    def load_profile(self):
+        self.steps.append("load the profile")
+        return "autograder: loaded"
+
+    def run_command(self, argv, **kwargs):
+        self.steps.append(" ".join(argv[1:3]))
+        if "--all" in argv:
+            Path(argv[-1]).write_text("{}", encoding="utf-8")
+            return subprocess.CompletedProcess(argv, 0)
+        return subprocess.CompletedProcess(argv, self.verify_code)
+
+    def test_the_profile_comes_between_verifying_and_grading(self):
+        with mock.patch("sys.stdout"):
+            autograder.main()
+        self.assertEqual(self.steps,
+                         ["check --verify-tests", "load the profile", "check --all"])
+
+    def test_a_refused_submission_loads_nothing(self):
+        for code in (autograder.TESTS_EDITED, 1):
+            with self.subTest(code=code):
+                self.steps = []
+                self.verify_code = code
+                with mock.patch("sys.stderr"), self.assertRaises(SystemExit):
+                    autograder.main()
+                self.assertEqual(self.steps, ["check --verify-tests"])
 
 
 if __name__ == "__main__":
