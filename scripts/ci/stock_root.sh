@@ -79,7 +79,7 @@ host_install() {
 # its own (pivot_root), so that inside it the root is a machine's root rather than a chroot. Under
 # chroot the runner's sandbox could not start: Linux refuses new user namespaces to a chrooted
 # process (bwrap needs them as a user), and bwrap as root cannot make a `/` that is no mount point
-# private. A learner's machine starts it, so the root must too. STOCK_ENTER=chroot keeps plain
+# a recursive slave ("Failed to make / slave"). A learner's machine starts it, so the root must too. STOCK_ENTER=chroot keeps plain
 # chroot (class_platform_check.sh's Gradescope container, where bwrap cannot start either: Docker's
 # seccomp profile refuses new namespaces to a process without CAP_SYS_ADMIN).
 enter_root() {
