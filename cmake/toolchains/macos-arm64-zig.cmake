@@ -4,7 +4,7 @@
 #
 #   TORCHLINGS_MACOS_CROSS_DIR   <cache folder>/macos-cross, holding
 #     bin/zig-cc, bin/zig-c++, bin/zig-ar, bin/zig-ranlib   wrappers that run `zig` for the target
-#     prefix/          Catch2, Google Benchmark and OpenSSL's libcrypto built for the target, the
+#     prefix/          Catch2 and Google Benchmark built for the target, the
 #                      header-only libraries (CLI11, nlohmann-json), and a copy of the wheel's
 #                      libomp.dylib named @rpath/libomp.dylib (OpenMP_omp_LIBRARY)
 #     gloo/include     Gloo's headers (TORCHLINGS_GLOO_INCLUDE_DIR, lesson 10)

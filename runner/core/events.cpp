@@ -2,17 +2,13 @@
 /// @brief Parsing the torchlings reporter's JSON Lines.
 #include "core/events.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/hashing.h"
+#include "core/system_crypto.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -118,14 +114,11 @@ void apply_event(TestRun& run, const json& event) {
 
 /// The MAC that the reporter appends to a line (`body`: the line up to its MAC, closed with "}").
 std::string event_mac(std::string_view key, std::string_view body) {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-    unsigned int size = 0;
-    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-             reinterpret_cast<const unsigned char*>(body.data()), body.size(), mac.data(),
-             &size) == nullptr) {
-        throw std::runtime_error("OpenSSL could not compute an HMAC");
+    Sha256 mac{};
+    if (!hmac_sha256(key.data(), key.size(), body, mac)) {
+        throw std::runtime_error("the system's cryptographic library could not compute an HMAC");
     }
-    return hex_text({mac.data(), size});
+    return hex_text(mac);
 }
 
 /// Whether a line is signed with the key: `{...,"mac":"<64 hex digits>"}`, the MAC over the
@@ -140,7 +133,7 @@ bool verifies(std::string_view key, std::string_view line) {
     }
     const std::string body = std::string(line.substr(0, at)) + "}";
     const std::string expected = event_mac(key, body);
-    return CRYPTO_memcmp(expected.data(), line.data() + at + kMacField.size(), kHexSize) == 0;
+    return same_bytes(expected.data(), line.data() + at + kMacField.size(), kHexSize);
 }
 
 /// The run_end's counts agree with the cases read.
@@ -168,9 +161,8 @@ std::string sign_event_line(std::string_view key, std::string_view body) {
 
 std::string make_event_key() {
     std::string key(32, '\0');
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), static_cast<int>(key.size())) !=
-        1) {
-        throw std::runtime_error("OpenSSL could not make a random key");
+    if (!random_bytes(key.data(), key.size())) {
+        throw std::runtime_error("the system's cryptographic library could not make a random key");
     }
     return key;
 }

@@ -102,7 +102,8 @@ struct TestRun {
 /// `body` signed as the reporter signs it: `{...,"mac":"<hex>"}`. For tests.
 [[nodiscard]] std::string sign_event_line(std::string_view key, std::string_view body);
 
-/// A fresh random key for one run (32 bytes from OpenSSL's generator).
+/// A fresh random key for one run (32 bytes from the system's cryptographic generator:
+/// core/system_crypto.h).
 [[nodiscard]] std::string make_event_key();
 
 /// "assertion", "exception", "todo", "crash".

@@ -1,15 +1,12 @@
 /// @file
-/// @brief SHA-256 and git blob ids through OpenSSL's EVP digests, and the JSON lists of hashes.
+/// @brief SHA-256 and git blob ids (core/system_crypto.h), and the JSON lists of hashes.
 #include "core/hashing.h"
 
-#include <openssl/evp.h>
-
-#include <array>
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/errors.h"
+#include "core/system_crypto.h"
 #include "core/text.h"
 
 namespace torchlings::runner {
@@ -17,26 +14,6 @@ namespace {
 using nlohmann::json;
 
 constexpr int kManifestFormatVersion = 1;
-
-/// Hex digest of the concatenated parts with the named digest ("SHA256", "SHA1").
-std::string digest_hex(const EVP_MD* type, std::initializer_list<std::string_view> parts) {
-    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
-                                                                          &EVP_MD_CTX_free);
-    if (!context || EVP_DigestInit_ex(context.get(), type, nullptr) != 1) {
-        throw std::runtime_error("OpenSSL could not start a digest");
-    }
-    for (const std::string_view part : parts) {
-        if (EVP_DigestUpdate(context.get(), part.data(), part.size()) != 1) {
-            throw std::runtime_error("OpenSSL could not update a digest");
-        }
-    }
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) {
-        throw std::runtime_error("OpenSSL could not finish a digest");
-    }
-    return hex_text({digest.data(), length});
-}
 
 }  // namespace
 
@@ -50,7 +27,13 @@ std::string hex_text(std::span<const unsigned char> bytes) {
     return text;
 }
 
-std::string sha256_hex(std::string_view bytes) { return digest_hex(EVP_sha256(), {bytes}); }
+std::string sha256_hex(std::string_view bytes) {
+    Sha256 hash{};
+    if (!digest({bytes}, hash)) {
+        throw std::runtime_error("the system's cryptographic library could not compute a SHA-256");
+    }
+    return hex_text(hash);
+}
 
 std::string sha256_file(const std::filesystem::path& path) { return sha256_hex(read_file(path)); }
 
@@ -64,7 +47,11 @@ std::string sha256_file_or_empty(const std::filesystem::path& path) noexcept {
 
 std::string git_blob_id(std::string_view bytes) {
     const std::string header = "blob " + std::to_string(bytes.size());
-    return digest_hex(EVP_sha1(), {header, std::string_view("\0", 1), bytes});
+    Sha1 hash{};
+    if (!digest({header, std::string_view("\0", 1), bytes}, hash)) {
+        throw std::runtime_error("the system's cryptographic library could not compute a SHA-1");
+    }
+    return hex_text(hash);
 }
 
 void write_hash_list(const std::filesystem::path& file, std::string_view key,

@@ -1,6 +1,7 @@
 /// @file
-/// @brief Content hashes (OpenSSL): SHA-256 for "done" in the progress file and for the test
-/// manifest of a learner copy, and git's blob ids, which find a pristine stub in git's objects.
+/// @brief Content hashes (core/system_crypto.h): SHA-256 for "done" in the progress file and for
+/// the test manifest of a learner copy, and git's blob ids, which find a pristine stub in git's
+/// objects.
 #pragma once
 
 #include <filesystem>

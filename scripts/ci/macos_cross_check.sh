@@ -10,6 +10,10 @@
 #                                           2. every exercise's solution test program (ex_<id>_solution)
 #                                           3. the benchmarks (bench_*)
 #                                           4. the runner (torchlings-runner)
+#                                           5. every other program: the learners' files with
+#                                              their tests (ex_<id>, which `check` builds), the
+#                                              test programs of the device layer, the stand-in,
+#                                              the runner and lesson 10, and cheatsheet_gen
 #   scripts/ci/macos_cross_check.sh --fresh    the same in a new build folder (the figure for CI)
 #   scripts/ci/macos_cross_check.sh --stage 2  stages 1 and 2 only (--stage 1: stage 1 only, ...)
 #
@@ -23,19 +27,20 @@
 #                    (cmake/toolchains/macos-arm64-zig.cmake, the `macos-cross` preset)
 #   zig-cache/       zig's own cache (libc++ and the runtime it builds for the target, once)
 #   downloads/       the torch wheel for macosx_14_0_arm64 (the version of the cache venv's torch,
-#                    or MACOS_CROSS_TORCH), Debian's source archives of Catch2, Google Benchmark
-#                    and OpenSSL (their URLs from trixie's source index, read with a private apt
-#                    state in apt/, never the system's)
+#                    or MACOS_CROSS_TORCH), Debian's source archives of Catch2 and Google Benchmark
+#                    (their URLs from trixie's source index, read with a private apt state in
+#                    apt/, never the system's)
 #   torch-<version>/ the wheel's torch/include, torch/lib (dylibs) and torch/share
-#   prefix/          Catch2 v3, Google Benchmark and OpenSSL's libcrypto, built here for the
-#                    target; CLI11's and nlohmann-json's headers and CMake files, copied from this
-#                    machine (header-only, the same on every platform)
+#   prefix/          Catch2 v3 and Google Benchmark, built here for the target; CLI11's and
+#                    nlohmann-json's headers and CMake files, copied from this machine (header-only,
+#                    the same on every platform). The runner's and the reporter's HMAC and hashes
+#                    come from CommonCrypto there, part of macOS (runner/core/system_crypto.h).
 #   gloo/include     Gloo's headers, fetched as the set-up fetches them on a Mac (lesson 10's
 #                    c10d::ProcessGroupGloo; the macOS wheel is built with Gloo)
 #
-# Needs: python3 with venv, curl, unzip, tar, perl and make (OpenSSL's build), CMake 3.25+, Ninja,
-# file, apt-get (the first run only), and the Debian packages libcli11-dev and nlohmann-json3-dev
-# (headers only).
+# Needs: python3 with venv, curl, unzip, tar, CMake 3.25+, Ninja, file, apt-get (the first run
+# only), and the Debian packages libcli11-dev and nlohmann-json3-dev (headers only). As root with
+# apt-get, it installs those of curl, unzip, file and the two packages that are missing.
 set -euo pipefail
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=../setup/cache_dir.sh
@@ -49,17 +54,30 @@ start=$(date +%s)
 say() { printf 'macos-cross: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-fresh=0 last_stage=4
+fresh=0 last_stage=5
 while [ $# -gt 0 ]; do
   case "$1" in
     --fresh) fresh=1 ;;
     --stage) shift; last_stage="${1:-}"
-             case "$last_stage" in 1|2|3|4) ;; *) die "--stage takes 1, 2, 3 or 4" ;; esac ;;
+             case "$last_stage" in 1|2|3|4|5) ;; *) die "--stage takes 1 to 5" ;; esac ;;
     *) die "unknown option '$1' (expected --fresh or --stage N)" ;;
   esac
   shift
 done
-for tool in python3 curl unzip tar perl make cmake ninja file; do
+# What is missing of what it needs, by Debian package: the tools, then the two header-only libraries.
+missing=()
+for tool in curl unzip file; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[ -d /usr/include/CLI ] || missing+=(libcli11-dev)
+[ -d /usr/include/nlohmann ] || missing+=(nlohmann-json3-dev)
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  say "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+    --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "could not install ${missing[*]} (apt-get install ${missing[*]})"
+fi
+for tool in python3 curl unzip tar cmake ninja file; do
   command -v "$tool" >/dev/null 2>&1 || die "needs '$tool', which is not installed"
 done
 mkdir -p "$X/downloads" "$X/src" "$X/prefix/include" "$X/prefix/lib" "$X/logs"
@@ -80,7 +98,7 @@ logged() {
   fi
 }
 
-# --- 1. zig, and the wrappers CMake and OpenSSL's build use -------------------------------------
+# --- 1. zig, and the wrappers CMake uses ---------------------------------------------------------
 if [ ! -x "$X/venv/bin/python" ] || ! "$X/venv/bin/python" -m pip show -q ziglang >/dev/null 2>&1 \
    || [ "$("$X/venv/bin/python" -m pip show ziglang | sed -n 's/^Version: //p')" != "${ZIG_SPEC#*==}" ]; then
   say "installing $ZIG_SPEC from PyPI into $X/venv"
@@ -114,8 +132,8 @@ write_wrapper zig-cc "cc -target $TARGET_TRIPLE -fno-sanitize=all" ""
 write_wrapper zig-c++ "c++ -target $TARGET_TRIPLE -fno-sanitize=all" ""
 # Archives in the BSD format of macOS's own ar.
 write_wrapper zig-ar "ar --format=darwin" ""
-# CMake and OpenSSL call Apple's ranlib with its options (-c, -no_warning_for_no_symbols), which
-# llvm-ranlib does not know; an index is all either needs.
+# CMake calls Apple's ranlib with its options (-c, -no_warning_for_no_symbols), which llvm-ranlib
+# does not know; an index is all it needs.
 write_wrapper zig-ranlib "ranlib" 'for a do shift; case $a in -*) ;; *) set -- "$@" "$a" ;; esac; done'
 
 # --- 2. LibTorch: the macOS arm64 wheel of the cache venv's torch version --------------------------
@@ -153,7 +171,7 @@ for other in "$X"/torch-*; do
 done
 
 # --- 3. Source archives of the compiled libraries, from Debian's archive ---------------------------
-# Their URLs come from trixie's source index (Catch2 v3 and OpenSSL 3.5, as Debian 13 has them),
+# Their URLs come from trixie's source index (Catch2 v3 and Benchmark 1.9, as Debian 13 has them),
 # fetched once into a private apt state; a source archive already in downloads/ is used as it is.
 apt_state() {
   printf '%s\n' -o "Dir::Etc::SourceList=$X/apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
@@ -225,19 +243,6 @@ if [ ! -f "$X/prefix/.benchmark" ]; then
     -DCMAKE_CXX_FLAGS=-Wno-c2y-extensions   # its -pedantic-errors and clang 22's __COUNTER__ warning
   logged benchmark-build cmake --build "$X/src/build-benchmark" --target install -j "$JOBS"
   touch "$X/prefix/.benchmark"
-fi
-if [ ! -f "$X/prefix/.openssl" ]; then
-  # libcrypto only (the runner and the tests' reporter use its HMAC), static, without assembly.
-  src=$(unpack "$(source_archive openssl)")
-  say "building OpenSSL's libcrypto $(basename "$src") for aarch64-macos (once, a few minutes)"
-  logged openssl-configure sh -c "cd '$src' && ./Configure darwin64-arm64-cc no-shared no-module \
-    no-tests no-apps no-docs no-asm no-engine CC='$X/bin/zig-cc' AR='$X/bin/zig-ar' \
-    RANLIB='$X/bin/zig-ranlib' --prefix='$X/prefix' --libdir=lib"
-  logged openssl-build make -C "$src" -j "$JOBS" build_generated libcrypto.a
-  rm -rf "$X/prefix/include/openssl"
-  cp -r "$src/include/openssl" "$X/prefix/include/openssl"
-  cp "$src/libcrypto.a" "$X/prefix/lib/libcrypto.a"
-  touch "$X/prefix/.openssl"
 fi
 
 # --- 4. The wheel's OpenMP runtime under the name libtorch_cpu.dylib loads it by ----------------
@@ -312,9 +317,14 @@ stage_targets() {
     2) printf '%s\n' "$all_targets" | grep -E '^ex_.*_solution$' | sort ;;
     3) printf '%s\n' "$all_targets" | grep -E '^bench_' | sort ;;
     4) echo torchlings-runner ;;
-  esac
+    5) # the learners' files (ex_<id>, one for each ex_<id>_solution) and every other program
+       printf '%s\n' "$all_targets" | sed -n 's/^\(ex_.*\)_solution$/\1/p'
+       sed -n 's/^build bin\/\([A-Za-z0-9_-]*\): .*/\1/p' "$BUILD/build.ninja" \
+         | grep -vE '^(lesson_[0-9]+|ex_.*|bench_.*|torchlings-runner)$' ;;
+  esac | sort -u
 }
-stage_names=("" "device layer and lessons" "exercise solutions" "benchmarks" "runner")
+stage_names=("" "device layer and lessons" "exercise solutions" "benchmarks" "runner"
+             "learners' files and test programs")
 stages=$(seq 1 "$last_stage")
 failed=() built=() macho=() not_macho=() dylibs_wrong=()
 # The dylibs a Mach-O loads (LC_LOAD_DYLIB and the like), one a line.

@@ -101,7 +101,6 @@ def missing_formulae(prefix: Path, have_program=shutil.which) -> list[str]:
               ("google-benchmark", header("benchmark/benchmark.h")),
               ("doxygen", program("doxygen")), ("cli11", header("CLI/CLI.hpp")),
               ("nlohmann-json", header("nlohmann/json.hpp")),
-              ("openssl@3", (prefix / "opt" / "openssl@3" / "include" / "openssl" / "evp.h").exists()),
               (VENV_PYTHON[0], venv_python(prefix).exists())]
     return [name for name, present in needed if not present]
 
@@ -271,12 +270,10 @@ def add_gloo_to_build(cache: Path, build: Path, run=subprocess.run) -> None:
 
 def cmake_options(prefix: Path, torch_dir: Path, openmp: Path,
                   gloo: Path | None = None) -> list[str]:
-    """What configure adds on macOS: Homebrew's prefix for the packages, its keg-only OpenSSL,
-    OpenMP as above (FindOpenMP alone would look for Homebrew's libomp), and Gloo's headers."""
+    """What configure adds on macOS: Homebrew's prefix for the packages, OpenMP as above (FindOpenMP alone would look for Homebrew's libomp), and Gloo's headers."""
     torch_root = Path(os.path.normpath(torch_dir / ".." / ".." / ".."))
     gloo_option = [f"-DTORCHLINGS_GLOO_INCLUDE_DIR={gloo}"] if gloo is not None else []
     return gloo_option + [f"-DCMAKE_PREFIX_PATH={prefix}",
-            f"-DOPENSSL_ROOT_DIR={prefix / 'opt' / 'openssl@3'}",
             "-DOpenMP_CXX_FLAGS=-Xclang -fopenmp",
             f"-DOpenMP_CXX_INCLUDE_DIR={torch_root / 'include'}",
             "-DOpenMP_CXX_LIB_NAMES=omp",

@@ -704,7 +704,6 @@ class MacOS(unittest.TestCase):
                              macos.formula_list(Path(ROOT)))
             for path in ("bin/cmake", "bin/doxygen", "include/catch2/catch_test_macros.hpp",
                          "include/benchmark/benchmark.h", "include/CLI/CLI.hpp",
-                         "opt/openssl@3/include/openssl/evp.h",
                          "opt/python@3.13/bin/python3.13"):
                 (prefix / path).parent.mkdir(parents=True, exist_ok=True)
                 (prefix / path).touch()
@@ -786,7 +785,10 @@ class MacOS(unittest.TestCase):
                                           dylib)
             self.assertIn(f"-DOpenMP_omp_LIBRARY={dylib}", options)
             self.assertIn(f"-DOpenMP_CXX_INCLUDE_DIR={torch_root / 'include'}", options)
-            self.assertIn("-DOPENSSL_ROOT_DIR=/opt/homebrew/opt/openssl@3", options)
+            self.assertIn("-DCMAKE_PREFIX_PATH=/opt/homebrew", options)
+            # No OpenSSL on macOS: CommonCrypto is part of the system (runner/core/system_crypto.h).
+            self.assertFalse([o for o in options if "OPENSSL" in o], options)
+            self.assertNotIn("openssl@3", macos.formula_list(Path(ROOT)))
             dylib.unlink()
             with self.assertRaises(messages.SetupError):
                 macos.openmp_runtime(torch_root, venv, run)

@@ -36,12 +36,14 @@ bool saw_save(tl::FileWatch& watch, std::chrono::milliseconds limit = 2000ms) {
     return false;
 }
 
-/// Saves as many editors do: a new file, renamed over the old one.
+#if defined(__linux__)
+/// Saves as many editors do: a new file, renamed over the old one (the notification case below).
 void save_by_rename(const fs::path& file, std::string_view content) {
     const fs::path temporary = file.parent_path() / ("." + file.filename().string() + ".swp");
     tl::write_file(temporary, content);
     fs::rename(temporary, file);
 }
+#endif
 
 }  // namespace
 
