@@ -13,7 +13,7 @@
 #include <string_view>
 
 #ifdef __APPLE__
-#include <CommonCrypto/CommonCryptor.h>  // kCCSuccess
+#include <CommonCrypto/CommonCryptoError.h>  // kCCSuccess
 #include <CommonCrypto/CommonDigest.h>
 #include <CommonCrypto/CommonHMAC.h>
 #include <CommonCrypto/CommonRandom.h>

@@ -10,18 +10,24 @@
 #                                           2. every exercise's solution test program (ex_<id>_solution)
 #                                           3. the benchmarks (bench_*)
 #                                           4. the runner (torchlings-runner)
-#                                           5. every other program: the learners' files with
-#                                              their tests (ex_<id>, which `check` builds), the
-#                                              test programs of the device layer, the stand-in,
-#                                              the runner and lesson 10, and cheatsheet_gen
-#   scripts/ci/macos_cross_check.sh --fresh    the same in a new build folder (the figure for CI)
+#                                           5. the rest of what a learner's machine builds:
+#                                              the learners' files with their tests (ex_<id>,
+#                                              which `check` builds) and the listing programs
+#                                              (ex_<id>_cases, for a file that does not
+#                                              compile); the test programs of the device layer,
+#                                              the test support, the stand-in, the runner and
+#                                              lesson 10; cheatsheet_gen
+#   scripts/ci/macos_cross_check.sh --fresh    the same in a new build folder
+#   MACOS_CROSS_DIR=<empty folder> scripts/ci/macos_cross_check.sh --fresh
+#                                           the same from an empty cache (what CI runs)
 #   scripts/ci/macos_cross_check.sh --stage 2  stages 1 and 2 only (--stage 1: stage 1 only, ...)
 #
 # At the end it prints how long it took, what it downloaded (MB) and which programs came out as
 # arm64 Mach-O executables; it exits non-zero when any target it tried did not build.
 #
 # Everything it downloads or builds for the target is kept in <cache folder>/macos-cross/
-# (scripts/setup/cache_dir.sh names the cache folder): a second run downloads nothing.
+# (scripts/setup/cache_dir.sh names the cache folder), or in MACOS_CROSS_DIR when it is set: a
+# second run downloads nothing.
 #   venv/            ziglang (pinned: MACOS_CROSS_ZIG, default below), run as `python -m ziglang`
 #   bin/             zig-cc, zig-c++, zig-ar, zig-ranlib: the compilers and archivers CMake uses
 #                    (cmake/toolchains/macos-arm64-zig.cmake, the `macos-cross` preset)
@@ -45,7 +51,7 @@ set -euo pipefail
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 # shellcheck source=../setup/cache_dir.sh
 . "$ROOT/scripts/setup/cache_dir.sh"   # sets CACHE_DIR, the course's cache folder
-X="$CACHE_DIR/macos-cross"
+X="${MACOS_CROSS_DIR:-$CACHE_DIR/macos-cross}"
 BUILD="$ROOT/build/macos-cross"
 ZIG_SPEC="ziglang==${MACOS_CROSS_ZIG:-0.17.1}"
 TARGET_TRIPLE=aarch64-macos.14.0   # the torch wheel's own floor (macosx_14_0_arm64)
@@ -73,8 +79,12 @@ done
 [ -d /usr/include/nlohmann ] || missing+=(nlohmann-json3-dev)
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   say "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null \
+  # A check beside this one may be using apt: wait for its locks. Empty package lists: update.
+  apt_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+      --no-install-recommends "${missing[@]}" >/dev/null
+  }
+  apt_install || { apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null && apt_install; } \
     || die "could not install ${missing[*]} (apt-get install ${missing[*]})"
 fi
 for tool in python3 curl unzip tar cmake ninja file; do
@@ -224,6 +234,9 @@ cross_cmake() {   # CMake with the course's cross toolchain, for a library insta
     -DCMAKE_INSTALL_PREFIX="$X/prefix" "$@"
 }
 
+# OpenSSL's libcrypto, which earlier versions of this script built for the target: nothing uses it
+# now, and its headers on the include path would hide an #include <openssl/...> from this check.
+rm -rf "$X/prefix/include/openssl" "$X/prefix/lib/libcrypto.a" "$X/prefix/.openssl"
 if [ ! -f "$X/prefix/.catch2" ]; then
   src=$(unpack "$(source_archive catch2)")
   say "building Catch2 $(basename "$src") for aarch64-macos (once)"
@@ -317,10 +330,14 @@ stage_targets() {
     2) printf '%s\n' "$all_targets" | grep -E '^ex_.*_solution$' | sort ;;
     3) printf '%s\n' "$all_targets" | grep -E '^bench_' | sort ;;
     4) echo torchlings-runner ;;
-    5) # the learners' files (ex_<id>, one for each ex_<id>_solution) and every other program
+    5) # for each ex_<id>_solution, the learner's file (ex_<id>) and the listing program that
+       # names the cases of a file that does not compile (ex_<id>_cases); then every other
+       # program of the default build (a program in bin/ that is also a target's name)
        printf '%s\n' "$all_targets" | sed -n 's/^\(ex_.*\)_solution$/\1/p'
+       printf '%s\n' "$all_targets" | sed -n 's/^\(ex_.*\)_solution$/\1_cases/p'
        sed -n 's/^build bin\/\([A-Za-z0-9_-]*\): .*/\1/p' "$BUILD/build.ninja" \
-         | grep -vE '^(lesson_[0-9]+|ex_.*|bench_.*|torchlings-runner)$' ;;
+         | grep -vE '^(lesson_[0-9]+|ex_.*|bench_.*|torchlings-runner)$' \
+         | grep -Fx -f <(printf '%s\n' "$all_targets") ;;
   esac | sort -u
 }
 stage_names=("" "device layer and lessons" "exercise solutions" "benchmarks" "runner"
@@ -363,10 +380,16 @@ for stage in $stages; do
   [ ${#targets[@]} -gt 0 ] || die "stage $stage: no targets found in $BUILD"
   say "stage $stage (${stage_names[$stage]}): building ${#targets[@]} targets"
   t0=$(date +%s)
-  ninja -C "$BUILD" -k 0 -j "$JOBS" "${targets[@]}" >"$X/logs/stage$stage.log" 2>&1 || true
+  ninja_status=0
+  ninja -C "$BUILD" -k 0 -j "$JOBS" "${targets[@]}" >"$X/logs/stage$stage.log" 2>&1 \
+    || ninja_status=$?
   # What failed to build, and every target that depends on it (whose older output, if any, is
   # not this run's).
   mapfile -t failed_steps < <(sed -n 's/^FAILED: \(.*[^ ]\) *$/\1/p' "$X/logs/stage$stage.log")
+  if [ "$ninja_status" != 0 ] && [ ${#failed_steps[@]} -eq 0 ]; then   # e.g. an unknown target
+    tail -n 20 "$X/logs/stage$stage.log" >&2
+    die "stage $stage: ninja stopped without building (above; log: $X/logs/stage$stage.log)"
+  fi
   [ ${#failed_steps[@]} -eq 0 ] || printf 'FAILED: %s\n' "${failed_steps[@]}" | head -n 20 >&2
   declare -A broken=()
   if [ ${#failed_steps[@]} -gt 0 ]; then

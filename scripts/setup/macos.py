@@ -270,7 +270,8 @@ def add_gloo_to_build(cache: Path, build: Path, run=subprocess.run) -> None:
 
 def cmake_options(prefix: Path, torch_dir: Path, openmp: Path,
                   gloo: Path | None = None) -> list[str]:
-    """What configure adds on macOS: Homebrew's prefix for the packages, OpenMP as above (FindOpenMP alone would look for Homebrew's libomp), and Gloo's headers."""
+    """What configure adds on macOS: Homebrew's prefix for the packages, OpenMP as above
+    (FindOpenMP alone would look for Homebrew's libomp), and Gloo's headers."""
     torch_root = Path(os.path.normpath(torch_dir / ".." / ".." / ".."))
     gloo_option = [f"-DTORCHLINGS_GLOO_INCLUDE_DIR={gloo}"] if gloo is not None else []
     return gloo_option + [f"-DCMAKE_PREFIX_PATH={prefix}",

@@ -58,6 +58,14 @@ TEST_CASE("signed events: a run signed with its key is read and passes") {
     CHECK(tl::classify(exited, run) == tl::Verdict::kPassed);
 }
 
+TEST_CASE("signed events: the MAC is HMAC-SHA256, as RFC 4231 gives it") {
+    // RFC 4231, test case 2: key "Jefe", data "what do ya want for nothing?". The line keeps the
+    // body but its last character (the closing brace of a real line) and ends with the MAC.
+    CHECK(tl::sign_event_line("Jefe", "what do ya want for nothing?") ==
+          "what do ya want for nothing,\"mac\":\""
+          "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843\"}");
+}
+
 TEST_CASE("signed events: any line that does not verify refuses the run") {
     const std::string key = tl::make_event_key();
     const std::string good = signed_run(key, kBodies);
