@@ -195,6 +195,16 @@ if(TORCHLINGS_TORCH_CPU_USE)
 else()
   find_package(Torch REQUIRED CONFIG)
 endif()
+# TL_TORCH_CUDA: 1 when the course links LibTorch's CUDA libraries (libtorch_cuda, libc10_cuda),
+# else 0. Code that calls into them (data_parallel's Scatter and Gather, CUDA streams and graphs)
+# is compiled only with 1. The CUDA headers alone decide nothing: a CPU-only LibTorch may still
+# ship ATen/cuda, and a CUDA toolkit may put cuda_runtime_api.h on the default include path, yet
+# neither links. On the target `torch`, so that the precompiled headers see it too.
+if(TORCHLINGS_TORCH_HAS_CUDA)
+  set_property(TARGET torch APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS TL_TORCH_CUDA=1)
+else()
+  set_property(TARGET torch APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS TL_TORCH_CUDA=0)
+endif()
 if(TORCHLINGS_TORCH_HAS_CUDA)
   # Torch's cuda.cmake leaves CMAKE_CUDA_ARCHITECTURES undefined (or OFF). CMake 4 refuses an empty
   # value in every later CUDA check (FindOpenMP's try_compile among them: "CUDA_ARCHITECTURES is

@@ -16,14 +16,16 @@
 #include <torch/torch.h>
 
 // data_parallel.h includes <torch/csrc/autograd/functions/comm.h>, which needs the CUDA headers
-// (c10/cuda/CUDAStream.h), and its Scatter/Gather live in libtorch_cuda. A CPU-only LibTorch has
-// neither, so the lesson compiles the library's version only where both headers are found.
-#if __has_include(<ATen/cuda/CUDAContext.h>) && __has_include(<cuda_runtime_api.h>)
+// (c10/cuda/CUDAStream.h), and its Scatter/Gather live in libtorch_cuda. The lesson compiles the
+// library's version only where the course links LibTorch's CUDA libraries (TL_TORCH_CUDA, set by
+// cmake/TorchlingsTorch.cmake): headers found on the include path are not enough, since a
+// CPU-only LibTorch cannot link Scatter/Gather even where a CUDA toolkit's headers are installed.
+#if TL_TORCH_CUDA
 #include <torch/nn/parallel/data_parallel.h>
-/// 1 when this LibTorch ships the CUDA headers that data_parallel.h needs.
+/// 1 when data_parallel is compiled in: this LibTorch's CUDA libraries are linked.
 #define TL_HAVE_DATA_PARALLEL 1
 #else
-/// 1 when this LibTorch ships the CUDA headers that data_parallel.h needs.
+/// 1 when data_parallel is compiled in: this LibTorch's CUDA libraries are linked.
 #define TL_HAVE_DATA_PARALLEL 0
 #endif
 
@@ -56,7 +58,7 @@ constexpr double kLr = 0.1;
 constexpr int kEpochs = 5;
 
 // shape() and error_of() serve only the sections that data_parallel is compiled for
-// (TL_HAVE_DATA_PARALLEL); a LibTorch without the CUDA headers leaves them unused.
+// (TL_HAVE_DATA_PARALLEL); a CPU-only LibTorch leaves them unused.
 [[maybe_unused]] std::string shape(const torch::Tensor& t) {
     std::ostringstream out;
     out << t.sizes() << " on " << t.device();
@@ -160,8 +162,7 @@ void show_one_device(const Data& train, const c10::Device& device) {
     print_field("Model after the call", model->w1.device().str());
 #else
     (void)train;
-    print_field("Output",
-                "not compiled: this LibTorch has no CUDA headers (device " + device.str() + ")");
+    print_field("Output", "not compiled: this LibTorch is CPU-only (device " + device.str() + ")");
     print_field("Model after the call", "not run");
 #endif
     std::cout << "- With one device, data_parallel is model->to(device) then forward(): the "
@@ -204,7 +205,7 @@ void show_many_devices(const Data& train, const c10::Device& chosen) {
 #else
     (void)chosen;
     (void)x;
-    print_field("With {cpu, cpu}", "not compiled: this LibTorch has no CUDA headers");
+    print_field("With {cpu, cpu}", "not compiled: this LibTorch is CPU-only");
     print_field("Across all GPUs", "not run: data_parallel is not compiled in");
 #endif
 }
@@ -255,7 +256,7 @@ void show_pieces(const Data& train) {
                                             " KiB, plus one reset() per replica");
 #else
     (void)train;
-    print_field("Replicas", "not compiled: this LibTorch has no CUDA headers");
+    print_field("Replicas", "not compiled: this LibTorch is CPU-only");
     print_field("Outputs", "not run");
     print_field("Gathered outputs", "not run");
     print_field("Original's gradient", "not run");

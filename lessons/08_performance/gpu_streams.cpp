@@ -7,15 +7,17 @@
 
 #include <torch/torch.h>
 
-// Streams need c10's CUDA headers; a CPU-only LibTorch does not ship them.
-#if __has_include(<c10/cuda/CUDAStream.h>) && __has_include(<cuda_runtime_api.h>)
+// Streams and graphs need LibTorch's CUDA libraries (libc10_cuda, libtorch_cuda), which a
+// CPU-only LibTorch does not link even where CUDA headers are found (TL_TORCH_CUDA, set by
+// cmake/TorchlingsTorch.cmake).
+#if TL_TORCH_CUDA
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
-/// 1 when this LibTorch ships c10's CUDA stream headers.
+/// 1 when CUDA streams are compiled in: this LibTorch's CUDA libraries are linked.
 #define TL_HAVE_CUDA_STREAMS 1
 #else
-/// 1 when this LibTorch ships c10's CUDA stream headers.
+/// 1 when CUDA streams are compiled in: this LibTorch's CUDA libraries are linked.
 #define TL_HAVE_CUDA_STREAMS 0
 #endif
 
@@ -35,11 +37,10 @@ using torchlings::print_field;
 #if !TL_HAVE_CUDA_STREAMS
 namespace {
 
-/// A GPU section that this LibTorch (without c10's CUDA stream headers) cannot compile.
+/// A GPU section that a CPU-only LibTorch cannot compile.
 void without_stream_headers(const std::string& title, const c10::Device& device) {
     torchlings::print_section(title);
-    std::cout << "- skipped: this LibTorch has no CUDA stream headers (device " << device.str()
-              << ")\n";
+    std::cout << "- skipped: this LibTorch is CPU-only (device " << device.str() << ")\n";
 }
 
 }  // namespace
