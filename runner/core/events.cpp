@@ -114,8 +114,8 @@ void apply_event(TestRun& run, const json& event) {
 
 /// The MAC that the reporter appends to a line (`body`: the line up to its MAC, closed with "}").
 std::string event_mac(std::string_view key, std::string_view body) {
-    Sha256 mac{};
-    if (!hmac_sha256(key.data(), key.size(), body, mac)) {
+    system_crypto::Sha256 mac{};
+    if (!system_crypto::hmac_sha256(key.data(), key.size(), body, mac)) {
         throw std::runtime_error("the system's cryptographic library could not compute an HMAC");
     }
     return hex_text(mac);
@@ -133,7 +133,8 @@ bool verifies(std::string_view key, std::string_view line) {
     }
     const std::string body = std::string(line.substr(0, at)) + "}";
     const std::string expected = event_mac(key, body);
-    return same_bytes(expected.data(), line.data() + at + kMacField.size(), kHexSize);
+    return system_crypto::same_bytes(expected.data(), line.data() + at + kMacField.size(),
+                                     kHexSize);
 }
 
 /// The run_end's counts agree with the cases read.
@@ -161,7 +162,7 @@ std::string sign_event_line(std::string_view key, std::string_view body) {
 
 std::string make_event_key() {
     std::string key(32, '\0');
-    if (!random_bytes(key.data(), key.size())) {
+    if (!system_crypto::random_bytes(key.data(), key.size())) {
         throw std::runtime_error("the system's cryptographic library could not make a random key");
     }
     return key;

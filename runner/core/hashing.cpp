@@ -28,8 +28,8 @@ std::string hex_text(std::span<const unsigned char> bytes) {
 }
 
 std::string sha256_hex(std::string_view bytes) {
-    Sha256 hash{};
-    if (!digest({bytes}, hash)) {
+    system_crypto::Sha256 hash{};
+    if (!system_crypto::digest({bytes}, hash)) {
         throw std::runtime_error("the system's cryptographic library could not compute a SHA-256");
     }
     return hex_text(hash);
@@ -47,8 +47,8 @@ std::string sha256_file_or_empty(const std::filesystem::path& path) noexcept {
 
 std::string git_blob_id(std::string_view bytes) {
     const std::string header = "blob " + std::to_string(bytes.size());
-    Sha1 hash{};
-    if (!digest({header, std::string_view("\0", 1), bytes}, hash)) {
+    system_crypto::Sha1 hash{};
+    if (!system_crypto::digest({header, std::string_view("\0", 1), bytes}, hash)) {
         throw std::runtime_error("the system's cryptographic library could not compute a SHA-1");
     }
     return hex_text(hash);

@@ -27,6 +27,9 @@
 #include <openssl/rand.h>
 #endif
 
+// A name of its own, so that these short names cannot meet another file's in the runner's unity
+// build; internal linkage inside it, as said above.
+namespace system_crypto {
 // NOLINTNEXTLINE(cert-dcl59-cpp,google-build-namespaces): internal linkage, as said above
 namespace {
 
@@ -118,3 +121,4 @@ template <std::size_t N>
 }
 
 }  // namespace
+}  // namespace system_crypto

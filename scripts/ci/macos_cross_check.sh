@@ -236,18 +236,23 @@ cross_cmake() {   # CMake with the course's cross toolchain, for a library insta
 
 # OpenSSL's libcrypto, which earlier versions of this script built for the target: nothing uses it
 # now, and its headers on the include path would hide an #include <openssl/...> from this check.
-rm -rf "$X/prefix/include/openssl" "$X/prefix/lib/libcrypto.a" "$X/prefix/.openssl"
-if [ ! -f "$X/prefix/.catch2" ]; then
-  src=$(unpack "$(source_archive catch2)")
+rm -rf "$X/prefix/include/openssl" "$X/prefix/lib/libcrypto.a" "$X/prefix/.openssl" \
+       "$X"/downloads/openssl_* "$X"/src/openssl-*
+# Each library's stamp names the zig and the target it was built with: another zig rebuilds it.
+built_with="$ZIG_SPEC $TARGET_TRIPLE"
+if [ "$(cat "$X/prefix/.catch2" 2>/dev/null)" != "$built_with" ]; then
+  archive=$(source_archive catch2) || exit 1
+  src=$(unpack "$archive") || exit 1
   say "building Catch2 $(basename "$src") for aarch64-macos (once)"
   rm -rf "$X/src/build-catch2"
   logged catch2-configure cross_cmake -S "$src" -B "$X/src/build-catch2" -DBUILD_TESTING=OFF \
     -DCATCH_INSTALL_DOCS=OFF -DCATCH_INSTALL_EXTRAS=ON
   logged catch2-build cmake --build "$X/src/build-catch2" --target install -j "$JOBS"
-  touch "$X/prefix/.catch2"
+  printf '%s\n' "$built_with" >"$X/prefix/.catch2"
 fi
-if [ ! -f "$X/prefix/.benchmark" ]; then
-  src=$(unpack "$(source_archive benchmark)")
+if [ "$(cat "$X/prefix/.benchmark" 2>/dev/null)" != "$built_with" ]; then
+  archive=$(source_archive benchmark) || exit 1
+  src=$(unpack "$archive") || exit 1
   say "building Google Benchmark $(basename "$src") for aarch64-macos (once)"
   rm -rf "$X/src/build-benchmark"
   logged benchmark-configure cross_cmake -S "$src" -B "$X/src/build-benchmark" \
@@ -255,7 +260,7 @@ if [ ! -f "$X/prefix/.benchmark" ]; then
     -DBENCHMARK_ENABLE_WERROR=OFF -DBENCHMARK_INSTALL_DOCS=OFF -DBENCHMARK_ENABLE_LIBPFM=OFF \
     -DCMAKE_CXX_FLAGS=-Wno-c2y-extensions   # its -pedantic-errors and clang 22's __COUNTER__ warning
   logged benchmark-build cmake --build "$X/src/build-benchmark" --target install -j "$JOBS"
-  touch "$X/prefix/.benchmark"
+  printf '%s\n' "$built_with" >"$X/prefix/.benchmark"
 fi
 
 # --- 4. The wheel's OpenMP runtime under the name libtorch_cpu.dylib loads it by ----------------
@@ -317,9 +322,11 @@ cd "$ROOT"
 logged configure cmake --preset macos-cross -DTorch_DIR="$TORCH/share/cmake/Torch" \
   -DOpenMP_CXX_FLAGS=-fopenmp -DOpenMP_CXX_INCLUDE_DIR="$TORCH/include" \
   -DOpenMP_CXX_LIB_NAMES=omp -DOpenMP_omp_LIBRARY="$X/prefix/lib/libomp.dylib"
-# Nothing of the Linux host's /usr on a compile or link line.
-if grep -nE '(-I|-isystem |-L| )/usr/(include|lib)' "$BUILD/build.ninja" | head -n 3 | grep .; then
-  die "the build names the Linux host's /usr/include or /usr/lib (above)"
+# Nothing of the Linux host's /usr or /usr/local on a compile or link line (grep -m: no pipe that
+# a full screen of matches could break under pipefail).
+if leaks=$(grep -m 3 -nE '(-I|-isystem |-L| )/usr/(local/)?(include|lib)' "$BUILD/build.ninja"); then
+  printf '%s\n' "$leaks" >&2
+  die "the build names the Linux host's /usr/include, /usr/lib or /usr/local (above)"
 fi
 
 # --- 7. The stages ---------------------------------------------------------------------------------
@@ -385,12 +392,14 @@ for stage in $stages; do
     || ninja_status=$?
   # What failed to build, and every target that depends on it (whose older output, if any, is
   # not this run's).
-  mapfile -t failed_steps < <(sed -n 's/^FAILED: \(.*[^ ]\) *$/\1/p' "$X/logs/stage$stage.log")
+  # "FAILED: out..." (Ninja 1.13 and later: "FAILED: [code=1] out..."), one output per element.
+  mapfile -t failed_steps < <(sed -n 's/^FAILED: \(\[code=[^]]*\] \)\{0,1\}//p' "$X/logs/stage$stage.log" \
+                                | tr ' ' '\n' | sed '/^$/d')
   if [ "$ninja_status" != 0 ] && [ ${#failed_steps[@]} -eq 0 ]; then   # e.g. an unknown target
     tail -n 20 "$X/logs/stage$stage.log" >&2
     die "stage $stage: ninja stopped without building (above; log: $X/logs/stage$stage.log)"
   fi
-  [ ${#failed_steps[@]} -eq 0 ] || printf 'FAILED: %s\n' "${failed_steps[@]}" | head -n 20 >&2
+  [ ${#failed_steps[@]} -eq 0 ] || printf 'FAILED: %s\n' "${failed_steps[@]}" | awk 'NR <= 20' >&2
   declare -A broken=()
   if [ ${#failed_steps[@]} -gt 0 ]; then
     while read -r node; do broken[$node]=1; done < <(dependents "${failed_steps[@]}")
@@ -447,7 +456,7 @@ if [ ${#failed[@]} -gt 0 ]; then
   for stage in $stages; do
     grep -hE ': (fatal )?error: |undefined symbol' "$X/logs/stage$stage.log" | sed "s|$ROOT/||g" \
       || true
-  done | sort -u | head -n 20 | sed 's/^/  /'
+  done | sort -u | awk 'NR <= 20 { print "  " $0 }'   # awk reads it all: no SIGPIPE upstream
   status=1
 fi
 exit $status

@@ -223,8 +223,8 @@ void forget_key() {
 /// The line with its sequence number and MAC, when the run has a key: `body` ends with "}".
 std::string signed_line(const std::string& body) {
     key_protect(PROT_READ);
-    Sha256 mac{};
-    const bool ok = hmac_sha256(g_key_page, kKeySize, body, mac);
+    system_crypto::Sha256 mac{};
+    const bool ok = system_crypto::hmac_sha256(g_key_page, kKeySize, body, mac);
     key_protect(PROT_NONE);
     static constexpr std::string_view kHex = "0123456789abcdef";
     std::string line = body.substr(0, body.size() - 1) + ",\"mac\":\"";
