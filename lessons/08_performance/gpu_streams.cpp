@@ -38,7 +38,7 @@ using torchlings::print_field;
 namespace {
 
 /// A GPU section that a CPU-only LibTorch cannot compile.
-void without_stream_headers(const std::string& title, const c10::Device& device) {
+void cpu_only_section(const std::string& title, const c10::Device& device) {
     torchlings::print_section(title);
     std::cout << "- skipped: this LibTorch is CPU-only (device " << device.str() << ")\n";
 }
@@ -83,7 +83,7 @@ void show_async(const c10::Device& device) {
     print_field("matmul then copy", ms(serial.median_ms));
     print_field("copy on a second stream", ms(overlapped.median_ms));
 #else
-    without_stream_headers("GPU: asynchronous copies and a second stream", device);
+    cpu_only_section("GPU: asynchronous copies and a second stream", device);
 #endif
 }
 
@@ -128,7 +128,7 @@ void show_cuda_graph(const c10::Device& device) {
                 ms(replayed.median_ms) + " (" + torchlings::fixed(ratio, 1) + "x the eager speed)");
     print_field("Same result", output.equal(expected) ? "yes" : "NO");
 #else
-    without_stream_headers("GPU: a launch-bound step replayed as a CUDA graph", device);
+    cpu_only_section("GPU: a launch-bound step replayed as a CUDA graph", device);
 #endif
 }
 
