@@ -18,6 +18,15 @@
 #       from /autograder/results/results.json. Then Classroom 50 with that same image as its
 #       container (graders/gradescope/Dockerfile builds it with the same steps): the job as root in
 #       /__w, the autograder grading in the image's built copy of the class.
+#   scripts/ci/class_platform_check.sh gradescope-docker
+#       Gradescope's steps in a real Docker container with Docker's default settings (root
+#       without CAP_SYS_ADMIN, Docker's seccomp profile, its own /proc, a 64 MB /dev/shm): the
+#       class's own graders/gradescope/Dockerfile built as its comment says (the zip unpacked into
+#       source/, `docker build`), each submission graded by `docker run ... /autograder/
+#       run_autograder` in a new container of that image. The base image is GRADESCOPE_BASE when
+#       set (gradescope/autograder-base:ubuntu-22.04 where Docker Hub is reachable), else a stock
+#       Ubuntu 22.04 root made here and imported (`docker import`). Needs a running Docker engine
+#       (on Debian: apt-get install docker.io); not part of .ci/run, whose machines run none.
 #
 # Three submissions each: the untouched stubs score 0 with every case listed; one solved exercise
 # (count_devices) scores exactly its cases; every exercise solved scores full marks. Each result
@@ -32,21 +41,24 @@
 # count_devices is the one solved exercise. Exit status 0 only if every submission scored as it
 # should.
 set -euo pipefail
-ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/../.." && pwd)
+ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 PLATFORM=${1:-}
 # The sandbox each grade is expected to run in. Classroom 50's default job grades on a VM, where
 # the runner's sandbox starts (on GitHub's Ubuntu 24.04 once autograder.py has loaded bwrap's
 # AppArmor profile, which this kernel does not need): the root is entered as a machine's root
 # (stock_root.sh, enter_root) and every report must say bubblewrap. Gradescope grades in a Docker
-# container, whose default seccomp profile refuses new namespaces to a process without
-# CAP_SYS_ADMIN, root included: bwrap cannot start there, so its root is a plain chroot, where it
-# cannot either, and every report must say none (so must Classroom 50 in that image).
+# container, whose root has no CAP_SYS_ADMIN and whose default seccomp profile refuses new
+# namespaces: bwrap cannot start there ("Creating new namespace failed: Operation not permitted",
+# gradescope-docker), so its root is a plain chroot, where it cannot either, and every report must
+# say none (so must Classroom 50 in that image).
 case $PLATFORM in
   classroom50) STOCK_SUITE=noble ;;
   gradescope) STOCK_SUITE=jammy STOCK_ENTER=chroot ;;
-  *) echo "usage: $0 classroom50|gradescope" >&2; exit 64 ;;
+  # Docker's daemon downloads through this machine's network, not a namespace of the check's.
+  gradescope-docker) STOCK_SUITE=jammy STOCK_OWN_NETWORK=0 ;;
+  *) echo "usage: $0 classroom50|gradescope|gradescope-docker" >&2; exit 64 ;;
 esac
-export STOCK_SUITE STOCK_ENTER
+export STOCK_SUITE STOCK_ENTER STOCK_OWN_NETWORK
 STOCK_ROOT=${STOCK_ROOT:-/tmp/torchlings-$PLATFORM}
 STOCK_PIP_CACHE=none
 . "$ROOT/scripts/ci/stock_root.sh"
@@ -81,13 +93,31 @@ solutions=$(cd "$WORK/course/solutions" && for file in [0-9][0-9]_*/*.*; do
   case $file in */mistakes) ;; *) [ ! -f "$WORK/torchlings-class/exercises/$file" ] || echo "$file" ;; esac
 done)
 
-make_stock_root
-part "the stock root"
-metric() {  # metric <what> <GNU time's -v output>: wall time, peak memory and download
-  local rss downloaded
-  rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
+if [ "$PLATFORM" = gradescope-docker ]; then
+  docker info >/dev/null 2>&1 \
+    || die "no Docker engine answers (docker info): start one (on Debian: apt-get install docker.io)"
+  IMAGE=torchlings-class-check:$$
+  base=${GRADESCOPE_BASE:-}
+  if [ -z "$base" ]; then
+    make_stock_root
+    base=torchlings-ubuntu-22.04-base:$$
+    tar -C "$DIR" --one-file-system -c . | docker import - "$base" >/dev/null \
+      || die "docker import of the stock root failed"
+    trap 'docker rmi -f "$IMAGE" "$base" >/dev/null 2>&1 || true; cleanup' EXIT
+  else
+    trap 'docker rmi -f "$IMAGE" >/dev/null 2>&1 || true' EXIT
+  fi
+  part "the base image ($base)"
+else
+  make_stock_root
+  part "the stock root"
+fi
+metric() {  # metric <what> [<GNU time's -v output>]: wall time, peak memory (when given), download
+  local rss="" downloaded memory=""
+  [ -z "${2:-}" ] || rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$2" | tail -n 1)
+  [ -z "$rss" ] || memory=", largest process $(( rss / 1024 )) MiB"
   downloaded=$(( ($(received_bytes) - received_before) / 1000000 ))
-  say "$1: $(( $(date +%s) - metric_started )) s, largest process $(( ${rss:-0} / 1024 )) MiB, downloaded $downloaded MB"
+  say "$1: $(( $(date +%s) - metric_started )) s$memory, downloaded $downloaded MB"
 }
 cases_of() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["tests"]))' "$1"; }
 cases_named() {  # the cases whose name starts with "<id>: "
@@ -116,7 +146,7 @@ check_scores() {  # check_scores <platform> <file> <submission>: 1 when its scor
   local sandbox
   sandbox=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("torchlings_sandbox") or d.get("extra_data", {}).get("torchlings_sandbox", "not said"))' "$file")
   say "$3: sandbox: $sandbox"
-  if [ "${STOCK_ENTER:-pivot}" = chroot ]; then
+  if [ "${STOCK_ENTER:-pivot}" = chroot ] || [ "$PLATFORM" = gradescope-docker ]; then
     case $sandbox in "none: "*) ;; *) say "$3: a container's grade says sandbox '$sandbox', not none"; ok=1 ;; esac
   elif LEARNER=${C50_USER:-root} expect_sandbox; then
     [ "$sandbox" = bubblewrap ] || { say "$3: the grade ran without the sandbox ('$sandbox')"; ok=1; }
@@ -201,7 +231,8 @@ if [ "$PLATFORM" = classroom50 ]; then
   three_pushes ""
 else
   # --- Gradescope: the image (setup.sh), then each submission in a fresh copy of it -------------
-  in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends time >/dev/null'
+  [ "$PLATFORM" = gradescope-docker ] \
+    || in_root 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends time >/dev/null'
   # The zip as a teacher makes it: docs/teachers.md's command run as written, from a folder
   # beside the class (the page's ../torchlings-class); it must hold what the command `export`
   # printed puts in.
@@ -217,6 +248,43 @@ else
   listing() { python3 -c 'import sys, zipfile; print("\n".join(sorted(zipfile.ZipFile(sys.argv[1]).namelist())))' "$1"; }
   [ "$(listing "$WORK/autograder.zip")" = "$(listing "$WORK/printed.zip")" ] \
     || die "docs/teachers.md's zip command and the one export printed make different zips"
+  untouched=() solved=()
+  for file in $solutions; do
+    untouched+=("exercises/$file=$WORK/torchlings-class/exercises/$file")
+    solved+=("exercises/$file=$WORK/course/solutions/$file")
+  done
+  one_solved="count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
+fi
+if [ "$PLATFORM" = gradescope-docker ]; then
+  # The image as docs/teachers.md and the Dockerfile's comment build it, from the class folder.
+  (cd "$WORK/torchlings-class" && rm -rf ../image && mkdir ../image \
+     && unzip -q ../autograder.zip -d ../image/source && cp graders/gradescope/Dockerfile ../image/) \
+    || die "the image's folder could not be made"
+  metric_started=$(date +%s) received_before=$(received_bytes)
+  docker build --network host --build-arg BASE="$base" -t "$IMAGE" "$WORK/image" >"$WORK/setup.out" 2>&1 \
+    || { tail -n 60 "$WORK/setup.out" >&2; die "docker build failed: the image does not build"; }
+  metric "docker build (the image)"
+  grade_docker() {  # grade_docker <name> <file in submission>=<from>...: a new container each
+    local name=$1 pair sub=$WORK/$1.submission res=$WORK/$1.results
+    shift
+    rm -rf "$sub" "$res" && mkdir -p "$sub" "$res"
+    for pair in "$@"; do
+      mkdir -p "$(dirname "$sub/${pair%%=*}")"
+      cp "${pair#*=}" "$sub/${pair%%=*}"
+    done
+    metric_started=$(date +%s) received_before=$(received_bytes)
+    docker run --rm --network host -v "$sub:/autograder/submission" -v "$res:/autograder/results" \
+      "$IMAGE" /autograder/run_autograder >"$WORK/$name.out" 2>&1 </dev/null \
+      || { tail -n 40 "$WORK/$name.out" >&2; failed="$failed $name"; return 0; }
+    metric "$name"
+    [ -f "$res/results.json" ] || { say "$name: no results.json"; failed="$failed $name"; return 0; }
+    cp "$res/results.json" "$WORK/$name.results.json"
+    check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
+  }
+  grade_docker untouched "${untouched[@]}"
+  grade_docker one_solved "$one_solved"
+  grade_docker solved "${solved[@]}"
+elif [ "$PLATFORM" = gradescope ]; then
   ag=$DIR/autograder
   mkdir -p "$ag/submission" "$ag/results"
   python3 -m zipfile -e "$WORK/autograder.zip" "$ag/source"
@@ -246,12 +314,8 @@ else
     cp "$ag/results/results.json" "$WORK/$name.results.json"
     check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
   }
-  untouched=()
-  for file in $solutions; do untouched+=("exercises/$file=$WORK/torchlings-class/exercises/$file"); done
   grade_gs untouched "${untouched[@]}"
-  grade_gs one_solved "count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
-  solved=()
-  for file in $solutions; do solved+=("exercises/$file=$WORK/course/solutions/$file"); done
+  grade_gs one_solved "$one_solved"
   grade_gs solved "${solved[@]}"
 
   # --- Classroom 50 in the class's image: the same image (graders/gradescope/Dockerfile builds it

@@ -80,8 +80,8 @@ host_install() {
 # chroot the runner's sandbox could not start: Linux refuses new user namespaces to a chrooted
 # process (bwrap needs them as a user), and bwrap as root cannot make a `/` that is no mount point
 # a recursive slave ("Failed to make / slave"). A learner's machine starts it, so the root must too. STOCK_ENTER=chroot keeps plain
-# chroot (class_platform_check.sh's Gradescope container, where bwrap cannot start either: Docker's
-# seccomp profile refuses new namespaces to a process without CAP_SYS_ADMIN).
+# chroot (class_platform_check.sh's Gradescope container, where bwrap cannot start either: a
+# container's root has no CAP_SYS_ADMIN, and Docker's seccomp profile refuses new namespaces).
 enter_root() {
   local dir=$1 user=""
   shift
