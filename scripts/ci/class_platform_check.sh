@@ -254,6 +254,19 @@ else
     solved+=("exercises/$file=$WORK/course/solutions/$file")
   done
   one_solved="count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
+  put_submission() {  # put_submission <folder> <file in submission>=<from>...
+    local folder=$1 pair
+    shift
+    for pair in "$@"; do
+      mkdir -p "$(dirname "$folder/${pair%%=*}")"
+      cp "${pair#*=}" "$folder/${pair%%=*}"
+    done
+  }
+  scored() {  # scored <name> <results.json>: its score checked, else the submission counted failed
+    [ -f "$2" ] || { say "$1: no results.json"; failed="$failed $1"; return 0; }
+    cp "$2" "$WORK/$1.results.json"
+    check_scores gradescope "$WORK/$1.results.json" "$1" || failed="$failed $1"
+  }
 fi
 if [ "$PLATFORM" = gradescope-docker ]; then
   # The image as docs/teachers.md and the Dockerfile's comment build it, from the class folder.
@@ -265,21 +278,16 @@ if [ "$PLATFORM" = gradescope-docker ]; then
     || { tail -n 60 "$WORK/setup.out" >&2; die "docker build failed: the image does not build"; }
   metric "docker build (the image)"
   grade_docker() {  # grade_docker <name> <file in submission>=<from>...: a new container each
-    local name=$1 pair sub=$WORK/$1.submission res=$WORK/$1.results
+    local name=$1 sub=$WORK/$1.submission res=$WORK/$1.results
     shift
     rm -rf "$sub" "$res" && mkdir -p "$sub" "$res"
-    for pair in "$@"; do
-      mkdir -p "$(dirname "$sub/${pair%%=*}")"
-      cp "${pair#*=}" "$sub/${pair%%=*}"
-    done
+    put_submission "$sub" "$@"
     metric_started=$(date +%s) received_before=$(received_bytes)
     docker run --rm --network host -v "$sub:/autograder/submission" -v "$res:/autograder/results" \
       "$IMAGE" /autograder/run_autograder >"$WORK/$name.out" 2>&1 </dev/null \
       || { tail -n 40 "$WORK/$name.out" >&2; failed="$failed $name"; return 0; }
     metric "$name"
-    [ -f "$res/results.json" ] || { say "$name: no results.json"; failed="$failed $name"; return 0; }
-    cp "$res/results.json" "$WORK/$name.results.json"
-    check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
+    scored "$name" "$res/results.json"
   }
   grade_docker untouched "${untouched[@]}"
   grade_docker one_solved "$one_solved"
@@ -298,21 +306,16 @@ elif [ "$PLATFORM" = gradescope ]; then
   rm -rf "$DIR/autograder.image"
   cp -a "$ag" "$DIR/autograder.image"
   grade_gs() {  # grade_gs <name> <file in submission>=<from>...
-    local name=$1 pair
+    local name=$1
     shift
     rm -rf "$ag"
     cp -a "$DIR/autograder.image" "$ag"
-    for pair in "$@"; do
-      mkdir -p "$(dirname "$ag/submission/${pair%%=*}")"
-      cp "${pair#*=}" "$ag/submission/${pair%%=*}"
-    done
+    put_submission "$ag/submission" "$@"
     metric_started=$(date +%s) received_before=$(received_bytes)
     in_root 'cd /autograder && /usr/bin/time -v -o /tmp/grade.time ./run_autograder' \
       >"$WORK/$name.out" 2>&1 || { tail -n 40 "$WORK/$name.out" >&2; failed="$failed $name"; return 0; }
     metric "$name" "$DIR/tmp/grade.time"
-    [ -f "$ag/results/results.json" ] || { say "$name: no results.json"; failed="$failed $name"; return 0; }
-    cp "$ag/results/results.json" "$WORK/$name.results.json"
-    check_scores gradescope "$WORK/$name.results.json" "$name" || failed="$failed $name"
+    scored "$name" "$ag/results/results.json"
   }
   grade_gs untouched "${untouched[@]}"
   grade_gs one_solved "$one_solved"
