@@ -19,7 +19,8 @@
 #       container (graders/gradescope/Dockerfile builds it with the same steps): the job as root in
 #       /__w, the autograder grading in the image's built copy of the class.
 #   scripts/ci/class_platform_check.sh gradescope-docker
-#       Gradescope's steps in a real Docker container with Docker's default settings (root
+#       Gradescope's steps in a real Docker container with Docker's default settings, the host's
+#       network aside (--network host) (root
 #       without CAP_SYS_ADMIN, Docker's seccomp profile, its own /proc, a 64 MB /dev/shm): the
 #       class's own graders/gradescope/Dockerfile built as its comment says (the zip unpacked into
 #       source/, `docker build`), each submission graded by `docker run ... /autograder/
