@@ -17,9 +17,9 @@
 #                                              compile); the test programs of the device layer,
 #                                              the test support, the stand-in, the runner and
 #                                              lesson 10; cheatsheet_gen
-#   scripts/ci/macos_cross_check.sh --fresh    the same in a new build folder
+#   scripts/ci/macos_cross_check.sh --fresh    the same in a new build folder (what CI runs)
 #   MACOS_CROSS_DIR=<empty folder> scripts/ci/macos_cross_check.sh --fresh
-#                                           the same from an empty cache (what CI runs)
+#                                           the same from an empty cache (everything prepared)
 #   scripts/ci/macos_cross_check.sh --stage 2  stages 1 and 2 only (--stage 1: stage 1 only, ...)
 #
 # At the end it prints how long it took, what it downloaded (MB) and which programs came out as
@@ -225,7 +225,11 @@ source_archive() {   # $1: the source package; prints the path of its .orig.tar.
 unpack() {
   local top
   top=$(tar tzf "$1" | head -n 1 | cut -d/ -f1)
-  [ -d "$X/src/$top" ] || tar xzf "$1" -C "$X/src"
+  if [ ! -d "$X/src/$top" ]; then   # unpacked beside, then moved: a cut-short run leaves no half
+    rm -rf "$X/src/.unpacking" && mkdir -p "$X/src/.unpacking"
+    tar xzf "$1" -C "$X/src/.unpacking" && mv "$X/src/.unpacking/$top" "$X/src/$top"
+    rm -rf "$X/src/.unpacking"
+  fi
   printf '%s\n' "$X/src/$top"
 }
 cross_cmake() {   # CMake with the course's cross toolchain, for a library installed into prefix/
@@ -238,8 +242,10 @@ cross_cmake() {   # CMake with the course's cross toolchain, for a library insta
 # now, and its headers on the include path would hide an #include <openssl/...> from this check.
 rm -rf "$X/prefix/include/openssl" "$X/prefix/lib/libcrypto.a" "$X/prefix/.openssl" \
        "$X"/downloads/openssl_* "$X"/src/openssl-*
-# Each library's stamp names the zig and the target it was built with: another zig rebuilds it.
-built_with="$ZIG_SPEC $TARGET_TRIPLE"
+# Each library's stamp names the zig, the target and a hash of how it is compiled (the toolchain
+# file, the compiler wrappers, cross_cmake): a change to any of them rebuilds it.
+built_with="$ZIG_SPEC $TARGET_TRIPLE $({ declare -f cross_cmake
+  cat "$ROOT/cmake/toolchains/macos-arm64-zig.cmake" "$X/bin/zig-cc" "$X/bin/zig-c++"; } | sha256sum | cut -c1-16)"
 if [ "$(cat "$X/prefix/.catch2" 2>/dev/null)" != "$built_with" ]; then
   archive=$(source_archive catch2) || exit 1
   src=$(unpack "$archive") || exit 1
