@@ -271,11 +271,12 @@ else
 fi
 if [ "$PLATFORM" = gradescope-docker ]; then
   # The image as docs/teachers.md and the Dockerfile's comment build it, from the class folder.
+  host_install unzip || die "unzip is needed to unpack the zip as the Dockerfile says (apt-get install unzip)"
   (cd "$WORK/torchlings-class" && rm -rf ../image && mkdir ../image \
      && unzip -q ../autograder.zip -d ../image/source && cp graders/gradescope/Dockerfile ../image/) \
     || die "the image's folder could not be made"
   metric_started=$(date +%s) received_before=$(received_bytes)
-  docker build --network host --build-arg BASE="$base" -t "$IMAGE" "$WORK/image" >"$WORK/setup.out" 2>&1 \
+  docker build --force-rm --network host --build-arg BASE="$base" -t "$IMAGE" "$WORK/image" >"$WORK/setup.out" 2>&1 \
     || { tail -n 60 "$WORK/setup.out" >&2; die "docker build failed: the image does not build"; }
   metric "docker build (the image)"
   grade_docker() {  # grade_docker <name> <file in submission>=<from>...: a new container each
