@@ -38,7 +38,9 @@ const std::vector<Category>& categories() {
         {"exit-path",
          "ends the program",
          // Not abort(): it ends the program with a signal, which is never a pass.
-         {"exit", "_exit", "_Exit", "quick_exit", "at_quick_exit", "atexit", "on_exit"}},
+         // pthread_exit in the main thread: the program ends with status 0 once its threads do.
+         {"exit", "_exit", "_Exit", "quick_exit", "at_quick_exit", "atexit", "on_exit",
+          "pthread_exit"}},
         {"descriptors",
          "works on file descriptors",
          {"write",    "read",       "close",     "dup",     "dup2",     "dup3",        "fcntl",
@@ -52,8 +54,9 @@ const std::vector<Category>& categories() {
           "__environ", "program_invocation_name"}},
         {"processes",
          "starts or controls processes",
-         {"fork", "vfork", "clone", "clone3", "execve", "execv", "execvp", "execl", "execlp",
-          "system", "popen", "posix_spawn", "posix_spawnp", "ptrace", "waitpid", "wait"}},
+         {"fork", "vfork", "clone", "clone3", "execve", "execv", "execvp", "execvpe", "execl",
+          "execlp", "execle", "execveat", "fexecve", "system", "popen", "posix_spawn",
+          "posix_spawnp", "ptrace", "waitpid", "wait"}},
         {"memory",
          "maps or reads memory outside its own variables",
          {"mprotect", "mmap", "mmap64", "pkey_mprotect", "process_vm_readv", "process_vm_writev",

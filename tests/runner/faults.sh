@@ -188,6 +188,55 @@ case $case_name in
       '"code": "interposes-symbol"' '"refused": true'
     expect_not "Done!"
     ;;
+  call_table_redirect)
+    # The learner's file finds the call table's slots of HMAC and close in its own relocations
+    # and points them at functions of its own (no C name replaced, so the scan refuses nothing):
+    # they would turn the failed case into a pass before each line is signed, then end the
+    # program with status 0 through execle. Full RELRO (-z now) binds the table and makes it
+    # read-only before any initialiser runs, so the first write kills the program.
+    COURSE=$HOSTILE
+    run check hx_got --json
+    expect_rc 1
+    expect "hx_got: 0/0 tests passed" "crashed with SIGSEGV before any test case started" \
+      '"code": "processes"' "uses execle"
+    expect_not "Done!" '"status": "pass"'
+    ;;
+  key_read_from_memory)
+    # In the failing test, the learner's file reads the run's key through its own memory file
+    # (self/mem under proc, which reads a page whatever its protection), signs a passing end with
+    # it and ends with execle. Where the kernel gives secret memory (memfd_secret), the key's page
+    # is out of that file's reach and the case fails; elsewhere the forgery verifies, and the
+    # reports flag execle for the teacher.
+    COURSE=$HOSTILE
+    run check hx_mem_key --json
+    expect '"code": "processes"' "uses execle"
+    if python3 -c 'import ctypes, sys; sys.exit(ctypes.CDLL(None).syscall(447, 0) < 0)'; then
+      expect_rc 1
+      expect "hx_mem_key: 1/2 tests passed" "the memory file cannot read the key's page"
+    else
+      echo "this kernel gives no secret memory (memfd_secret): the key's page is readable, and the forgery is only flagged"
+    fi
+    ;;
+  tests_patched_in_memory)
+    # Before main, the learner's file writes a return over every test case's code through its
+    # own memory file, so that the real reporter would sign real passes of cases that check
+    # nothing. In the sandbox /proc is read-only: the file does not open for writing, and the
+    # tests run as written.
+    needs_sandbox
+    COURSE=$HOSTILE
+    run check hx_mem_patch
+    expect_rc 1
+    expect "hx_mem_patch: 1/2 tests passed" "the memory file cannot be opened for writing"
+    ;;
+  tests_patched_unsandboxed)
+    # The same without the sandbox: the patch takes, every case passes without an assertion, and
+    # the run is refused.
+    COURSE=$HOSTILE
+    TORCHLINGS_SANDBOX=off run check hx_mem_patch --json
+    expect_rc 1
+    expect 'hx_mem_patch: not passed, refused: 2 test cases passed without running any of its checks'
+    expect_not '"status": "pass"'
+    ;;
   preinit_order)
     # The learner's own .preinit_array function runs before every C++ initialiser, and would
     # copy the key with tee(); the reporter's entry is linked first and has taken and closed the

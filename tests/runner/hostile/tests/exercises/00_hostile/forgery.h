@@ -29,11 +29,12 @@ inline std::string sign(const void* key, std::size_t key_size, const std::string
     return body.substr(0, body.size() - 1) + ",\"mac\":\"" + hex + "\"}\n";
 }
 
-/// The case "adds equal numbers" passed and the run ended 2 passed, signed with the key.
+/// The case "adds equal numbers" passed after one assertion, as the reporter says it, and the run
+/// ended 2 passed, signed with the key.
 inline std::string signed_passed_end(const void* key, std::size_t key_size) {
     return sign(key, key_size,
                 "{\"event\":\"case_end\",\"name\":\"adds equal numbers\",\"status\":\"passed\","
-                "\"skip_reason\":null,\"duration_s\":0.0,\"seq\":4}") +
+                "\"skip_reason\":null,\"assertions\":1,\"duration_s\":0.0,\"seq\":4}") +
            sign(key, key_size,
                 "{\"event\":\"run_end\",\"passed\":2,\"failed\":0,\"skipped\":0,\"seq\":5}");
 }
