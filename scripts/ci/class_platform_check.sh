@@ -33,11 +33,12 @@
 # (count_devices) scores exactly its cases; every exercise solved scores full marks. Each result
 # file is checked the way its platform checks it (tests/runner/validate_results.py). The wall time
 # and peak memory (GNU time's maximum resident set size: the largest process of the grading) of the set-up
-# and of every submission are printed. No pip cache is lent: every download happens, as on the
+# and of every submission are printed; in gradescope-docker the wall time only (the grade runs in
+# Docker's container, not under GNU time). No pip cache is lent: every download happens, as on the
 # platform (on Classroom 50 the first submission is the cold one; the next two reuse its work).
 # Needs root, a built torchlings-runner (RUNNER, default: the newest under build/) for the export,
 # zip, and what scripts/ci/stock_root.sh needs; STOCK_ROOT, STOCK_MIRROR, STOCK_KEEP, STOCK_BASES
-# and STOCK_OWN_NETWORK as there. CLASS_LESSONS: the lessons whose exercises the class takes
+# and STOCK_OWN_NETWORK as there (gradescope-docker always shares this machine's network). CLASS_LESSONS: the lessons whose exercises the class takes
 # (`export --lessons`, e.g. 01 or 01-03: one assignment per unit; default: every lesson); it must include 01, whose
 # count_devices is the one solved exercise. Exit status 0 only if every submission scored as it
 # should.
