@@ -26,7 +26,7 @@ constexpr std::chrono::seconds kListTimeout{20};
 void note_sandbox(Context& context) {
     static bool told = false;
     const Sandbox& level = sandbox();
-    if (!level.active && !level.turned_off && !told) {
+    if (!level.active && level.user == 0 && !level.turned_off && !told) {
         told = true;
         const std::string why = level.description.substr(level.description.find(": ") + 2);
         context.err() << context.style().warn(context.message(Msg::kNoSandbox, {why})) << "\n";

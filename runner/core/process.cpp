@@ -90,15 +90,57 @@ class Fd {
     int fd_;
 };
 
+/// The separate user's temporary folder for one run (its TMPDIR: the one place of the machine's
+/// own it may write besides /tmp and /dev/shm), removed with everything in it after the run.
+class UserFolder {
+  public:
+    explicit UserFolder(unsigned user) {
+        if (user == 0) {
+            return;
+        }
+        std::string name = (fs::temp_directory_path() / "torchlings-run-XXXXXX").string();
+        if (mkdtemp(name.data()) == nullptr) {
+            throw EnvironmentError("cannot make a temporary folder for the separate user: " +
+                                   std::string(std::strerror(errno)));
+        }
+        if (chown(name.c_str(), static_cast<uid_t>(user), static_cast<gid_t>(user)) != 0) {
+            const int error = errno;
+            rmdir(name.c_str());
+            throw EnvironmentError("cannot give a temporary folder to the separate user: " +
+                                   std::string(std::strerror(error)));
+        }
+        path_ = name;
+    }
+    ~UserFolder() {
+        std::error_code ignored;
+        if (!path_.empty()) {
+            fs::remove_all(path_, ignored);
+        }
+    }
+    UserFolder(const UserFolder&) = delete;
+    UserFolder& operator=(const UserFolder&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+  private:
+    fs::path path_;
+};
+
 /// Why the child could not exec, sent back through a close-on-exec pipe.
 struct ExecFailure {
     int error = 0;
-    int stage = 0;  // 0: chdir, 1: exec
+    int stage = 0;  // 0: chdir, 1: exec, 2: becoming the separate user
 };
 
 /// The child's side, between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const ProcessSpec& spec, char* const* argv, char** envp, int out_fd,
-                             int null_fd, int report_fd, int events_fd, int key_fd, pid_t runner) {
+                             int null_fd, int report_fd, int events_fd, int key_fd, pid_t runner,
+                             unsigned user) {
+    // First: a change of user clears the parent-death signal set below.
+    if (user != 0 && !detail::become_user(user)) {
+        const ExecFailure failure{errno, 2};
+        [[maybe_unused]] const ssize_t written = write(report_fd, &failure, sizeof failure);
+        _exit(127);
+    }
     for (int number : {SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGHUP}) {
         ::signal(number, SIG_DFL);
     }
@@ -271,6 +313,17 @@ ProcessResult run_process(const ProcessSpec& spec) {
     const bool events = capture && spec.events_pipe;
     // In the sandbox: bwrap's options, then the program.
     const bool contained = capture && spec.sandboxed && sandbox().active;
+    // Without bubblewrap, as root: the program runs as the separate user, where it can load.
+    unsigned user = capture && spec.sandboxed && !contained ? sandbox().user : 0;
+    if (user != 0) {
+        const std::optional<fs::path> program = find_program(spec.argv[0]);
+        std::string why;
+        if (program && !detail::user_can_load(*program, user, why)) {
+            detail::demote_sandbox(why);
+            user = 0;
+        }
+    }
+    UserFolder user_folder(user);
     std::vector<std::string> command;
     if (contained) {
         // Said here as without the sandbox: bwrap would only print it and exit 1.
@@ -324,6 +377,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     if (contained) {
         variables.emplace_back("TMPDIR", detail::kSandboxTemporary);
+    } else if (user != 0) {
+        variables.emplace_back("TMPDIR", user_folder.path().string());
     }
     std::vector<std::string> environment;
     std::vector<char*> envp;
@@ -347,7 +402,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     // A test program's run (events, or a listing of its cases, which runs the learner's code
     // before main() too): processes that leave its group (and, in the sandbox, the namespace's
     // first process once bwrap has gone) are re-parented to the runner, which stops them.
-    const bool adopting = events || (capture && spec.sandboxed);
+    const bool adopting = events || (capture && spec.sandboxed) || user != 0;
     if (adopting) {
 #ifdef __linux__
         prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -365,7 +420,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     if (pid == 0) {
         exec_child(spec, argv.data(), envp.empty() ? nullptr : envp.data(), out_write.get(),
-                   null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner);
+                   null_fd.get(), report_write.get(), events_write.get(), key_read.get(), runner,
+                   user);
     }
 
     out_write.reset();
@@ -382,8 +438,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (read(report_read.get(), &failure, sizeof failure) == static_cast<ssize_t>(sizeof failure)) {
         int ignored = 0;
         waitpid(pid, &ignored, 0);
-        const std::string what =
-            failure.stage == 0 ? "cannot enter " + spec.cwd.string() : "cannot run " + command[0];
+        const std::string what = failure.stage == 0   ? "cannot enter " + spec.cwd.string()
+                                 : failure.stage == 2 ? "cannot become the separate user " +
+                                                            std::to_string(user) + " to run " +
+                                                            command[0]
+                                                      : "cannot run " + command[0];
         throw EnvironmentError(what + ": " + std::strerror(failure.error));
     }
 
@@ -391,6 +450,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
                                                watchdog ? watchdog->pid() : -1, adopting)
                                : wait_inherited(pid);
     watchdog.reset();
+    if (user != 0) {
+        // Every process of the separate user ends with the program, before any report is read or
+        // written: one that left the group, or the runner's adoption, is stopped here.
+        detail::kill_user_processes(user);
+    }
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (spec.output_limit > 0 && result.output.size() > spec.output_limit) {
         result.output.erase(0, result.output.size() - spec.output_limit);

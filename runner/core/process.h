@@ -84,20 +84,28 @@ struct ProcessResult {
 /// How the test programs that the runner starts are contained on this machine.
 struct Sandbox {
     bool active = false;  ///< sandboxed specs run inside bubblewrap
-    /// "bubblewrap", or "none: <why>" (what the class's reports record as torchlings_sandbox).
+    /// Where bubblewrap cannot start and the runner is root (a container's root): sandboxed specs
+    /// run as this user and group, a number of their own that no account and no file has, so
+    /// that they can write nothing of the machine's but a temporary folder of their own, and
+    /// signal or trace nothing of the runner's; every process of that user is killed when the
+    /// program ends. 0: not this level.
+    unsigned user = 0;
+    /// "bubblewrap", "separate user: <why not bubblewrap>" or "none: <why>" (what the class's
+    /// reports record as torchlings_sandbox).
     std::string description;
     bool turned_off = false;      ///< none, because TORCHLINGS_SANDBOX=off asks for none
     std::filesystem::path bwrap;  ///< the bubblewrap program, when active
 };
 
 /// The environment variable that turns the sandbox off ("off"); "auto" or unset: use it where it
-/// starts.
+/// starts; "user": skip bubblewrap and use a separate user where the runner is root (for tests).
 inline constexpr const char* kSandboxVariable = "TORCHLINGS_SANDBOX";
 
 /// Whether test programs run in the sandbox here, decided once per runner process: bubblewrap
 /// (`bwrap`) must be on PATH and must start a trivial command with the sandbox's options (it
-/// cannot where user namespaces are disabled, as in many containers, nor outside Linux). Throws
-/// EnvironmentError when TORCHLINGS_SANDBOX holds a value other than auto or off.
+/// cannot in a container whose root lacks CAP_SYS_ADMIN, where a user may make no user
+/// namespaces, nor outside Linux); where it cannot and the runner is root, a separate user.
+/// Throws EnvironmentError when TORCHLINGS_SANDBOX holds a value other than auto, off or user.
 [[nodiscard]] const Sandbox& sandbox();
 
 /// A captured, untimed run of a command line (argv[0] looked up on PATH).

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,13 +16,17 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 
 #include "core/errors.h"
 #include "core/process.h"
 #include "core/text.h"
+
+extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX declares it nowhere
 
 namespace torchlings::runner {
 namespace fs = std::filesystem;
@@ -78,8 +83,38 @@ void create_uvm_device() {
     }
 }
 
+/// The separate user's numbers: one per runner process (concurrent runners must not kill each
+/// other's programs), far above any account's and below 2^31.
+constexpr unsigned kUserBase = 1'800'000'000;
+constexpr unsigned kUserSpan = 100'000'000;
+
+/// Where bwrap cannot start (`why`): a separate user where the runner is root and the kernel lets
+/// it become one (not in a user namespace that maps no such number), else none.
+Sandbox without_bwrap(Sandbox level, const std::string& why) {
+    if (geteuid() != 0) {
+        level.description = "none: " + why;
+        return level;
+    }
+    const unsigned user = kUserBase + static_cast<unsigned>(getpid()) % kUserSpan;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        // Become the user, and make sure there is no way back to root.
+        _exit(detail::become_user(user) && setuid(0) != 0 ? 0 : 1);
+    }
+    int status = 0;
+    const bool became = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+                        WEXITSTATUS(status) == 0;
+    if (!became) {
+        level.description = "none: " + why + "; nor can a separate user be made here";
+        return level;
+    }
+    level.user = user;
+    level.description = "separate user: " + why;
+    return level;
+}
+
 /// Decides the sandbox once: TORCHLINGS_SANDBOX, the platform, bwrap on PATH, and bwrap running
-/// `true` with the sandbox's options.
+/// `true` with the sandbox's options; where it cannot, a separate user as root.
 Sandbox decide_sandbox() {
     Sandbox level;
 #ifdef __linux__
@@ -98,10 +133,12 @@ Sandbox decide_sandbox() {
         level.description = "none: turned off (TORCHLINGS_SANDBOX=off)";
         return level;
     }
+    if (value == "user") {
+        return without_bwrap(level, "bwrap not tried (TORCHLINGS_SANDBOX=user)");
+    }
     const std::optional<fs::path> bwrap = find_program("bwrap");
     if (!bwrap) {
-        level.description = "none: bwrap is not installed (sudo apt-get install -y bubblewrap)";
-        return level;
+        return without_bwrap(level, "bwrap is not installed (sudo apt-get install -y bubblewrap)");
     }
     std::vector<std::string> argv = sandbox_options(*bwrap);
     argv.insert(argv.end(), {"--", "true"});
@@ -112,8 +149,7 @@ Sandbox decide_sandbox() {
     try {
         result = run_process(probe);
     } catch (const EnvironmentError& error) {
-        level.description = std::string("none: bwrap cannot run: ") + error.what();
-        return level;
+        return without_bwrap(level, std::string("bwrap cannot run: ") + error.what());
     }
     if (!result.succeeded()) {
         const std::vector<std::string> lines = split_lines(result.output);
@@ -128,8 +164,7 @@ Sandbox decide_sandbox() {
         while (why.ends_with('.')) {  // the sentence goes on after it ("...; test programs run")
             why.pop_back();
         }
-        level.description = "none: bwrap cannot start here: " + why;
-        return level;
+        return without_bwrap(level, "bwrap cannot start here: " + why);
     }
     create_uvm_device();
     level.active = true;
@@ -138,20 +173,136 @@ Sandbox decide_sandbox() {
     return level;
 }
 
+/// The level decided for this runner process (lowered once by demote_sandbox).
+Sandbox& decided_sandbox() {
+    static Sandbox decided = decide_sandbox();
+    return decided;
+}
+
 }  // namespace
 
 const Sandbox& sandbox() {
     const char* setting = std::getenv(kSandboxVariable);
     const std::string value = setting == nullptr ? "" : setting;
-    if (!value.empty() && value != "auto" && value != "off") {
+    if (!value.empty() && value != "auto" && value != "off" && value != "user") {
         throw EnvironmentError(std::string(kSandboxVariable) + "=" + value +
                                    " is not a setting the runner knows: auto (the default: the "
-                                   "sandbox wherever it starts) or off",
+                                   "sandbox wherever it starts), off, or user (a separate user "
+                                   "without trying bubblewrap, as root)",
                                std::string("unset ") + kSandboxVariable);
     }
-    static const Sandbox decided = decide_sandbox();
-    return decided;
+    return decided_sandbox();
 }
+
+namespace detail {
+
+void demote_sandbox(const std::string& why) {
+    Sandbox& level = decided_sandbox();
+    if (level.user == 0) {
+        return;
+    }
+    const std::string was = level.description.substr(level.description.find(": ") + 2);
+    level.user = 0;
+    level.description = "none: " + was + "; the separate user cannot run the test programs: " + why;
+}
+
+bool become_user(unsigned user) {
+    return setgroups(0, nullptr) == 0 && setgid(static_cast<gid_t>(user)) == 0 &&
+           setuid(static_cast<uid_t>(user)) == 0;
+}
+
+void kill_user_processes(unsigned user) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!become_user(user)) {
+            _exit(1);
+        }
+        for (int round = 0; round < 3; ++round) {
+            kill(-1, SIGKILL);  // every process of this user but this one
+            usleep(1000);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    if (pid > 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    // Reap what was killed among the runner's own children (it adopts what left the group).
+    for (int round = 0; round < 3; ++round) {
+        while (waitpid(-1, &status, WNOHANG) > 0) {
+        }
+        usleep(1000);
+    }
+}
+
+bool user_can_load(const fs::path& program, unsigned user, std::string& why) {
+    static std::map<std::string, std::string> known;  // program -> why not ("" when it can)
+    if (const auto found = known.find(program.string()); found != known.end()) {
+        why = found->second;
+        return why.empty();
+    }
+    std::vector<std::string> environment{"LD_TRACE_LOADED_OBJECTS=1"};
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+        if (!std::string_view(*entry).starts_with("LD_TRACE_LOADED_OBJECTS=")) {
+            environment.emplace_back(*entry);
+        }
+    }
+    std::vector<char*> envp;
+    for (std::string& entry : environment) {
+        envp.push_back(entry.data());
+    }
+    envp.push_back(nullptr);
+    const std::string path = program.string();
+    char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
+    int fds[2] = {-1, -1};
+    if (!make_pipe(fds)) {
+        why = std::string("cannot create a pipe: ") + std::strerror(errno);
+        return false;
+    }
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        if (become_user(user)) {
+            execve(argv[0], argv, envp.data());
+            const std::string failed = path + ": " + std::strerror(errno) + "\n";
+            [[maybe_unused]] const ssize_t n = write(STDOUT_FILENO, failed.data(), failed.size());
+        }
+        _exit(127);
+    }
+    ::close(fds[1]);
+    std::string output;
+    char buffer[4096];
+    for (ssize_t got = 0; (got = read(fds[0], buffer, sizeof buffer)) != 0;) {
+        if (got < 0 && errno != EINTR) {
+            break;
+        }
+        if (got > 0 && output.size() < 65536) {
+            output.append(buffer, static_cast<std::size_t>(got));
+        }
+    }
+    ::close(fds[0]);
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    why.clear();
+    for (const std::string& line : split_lines(output)) {
+        if (line.find("not found") != std::string::npos) {
+            why = "uid " + std::to_string(user) + " cannot load " + trim(line);
+            break;
+        }
+    }
+    if (why.empty() && (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+        const std::vector<std::string> lines = split_lines(output);
+        why = "uid " + std::to_string(user) + " cannot run " + path +
+              (lines.empty() ? std::string() : ": " + trim(lines.front()));
+    }
+    known[program.string()] = why;
+    return why.empty();
+}
+
+}  // namespace detail
 
 }  // namespace torchlings::runner
 

@@ -37,6 +37,25 @@ void kill_adopted(pid_t keep);
 /// killed.
 inline constexpr const char* kSandboxTemporary = "/dev/shm";
 
+/// The separate user's side of a child, between fork and exec (async-signal-safe): no
+/// supplementary groups, then the user's group and the user; false when any of it fails.
+[[nodiscard]] bool become_user(unsigned user);
+
+/// Kills every process of the separate user (from a child that becomes it: kill(-1) reaches
+/// exactly the processes of its own user), a few times over, so that none that forked meanwhile
+/// is left; the runner, their subreaper, reaps them afterwards.
+void kill_user_processes(unsigned user);
+
+/// Whether the separate user can load `program` and its shared libraries (the dynamic loader's
+/// listing, LD_TRACE_LOADED_OBJECTS, which runs none of the program's code); `why` says what it
+/// cannot reach otherwise.
+[[nodiscard]] bool user_can_load(const std::filesystem::path& program, unsigned user,
+                                 std::string& why);
+
+/// Where the separate user cannot load a test program: test programs run without a sandbox from
+/// here on, and the description (the reports' torchlings_sandbox) says why.
+void demote_sandbox(const std::string& why);
+
 /// A process that stops the child's group when the runner dies (its end of a pipe closes) or
 /// stays stopped past the time limit, and then resumes the runner (SIGCONT), should the test
 /// program have stopped it; told "done" by the runner, it ends quietly.

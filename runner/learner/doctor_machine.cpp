@@ -230,6 +230,11 @@ void check_sandbox(Report& report) {
                                      ": each test program sees the course and the build "
                                      "read-only, in a PID namespace of its own  (" +
                                      level.bwrap.string() + ")");
+        } else if (level.user != 0) {
+            report.ok("sandbox", level.description + "; test programs run as uid " +
+                                     std::to_string(level.user) +
+                                     ", which can write nothing of the course's, the build's or "
+                                     "the runner's");
         } else {
             report.note("sandbox", level.description + "; test programs run without one");
         }

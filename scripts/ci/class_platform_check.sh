@@ -51,8 +51,9 @@ PLATFORM=${1:-}
 # (stock_root.sh, enter_root) and every report must say bubblewrap. Gradescope grades in a Docker
 # container, whose root has no CAP_SYS_ADMIN and whose default seccomp profile refuses new
 # namespaces: bwrap cannot start there ("Creating new namespace failed: Operation not permitted",
-# gradescope-docker), so its root is a plain chroot, where it cannot either, and every report must
-# say none (so must Classroom 50 in that image).
+# gradescope-docker), so its root is a plain chroot, where it cannot either; the runner, as root,
+# then runs the test programs as a separate user, and every report must say so (so must
+# Classroom 50 in that image).
 case $PLATFORM in
   classroom50) STOCK_SUITE=noble ;;
   gradescope) STOCK_SUITE=jammy STOCK_ENTER=chroot ;;
@@ -149,7 +150,7 @@ check_scores() {  # check_scores <platform> <file> <submission>: 1 when its scor
   sandbox=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d.get("torchlings_sandbox") or d.get("extra_data", {}).get("torchlings_sandbox", "not said"))' "$file")
   say "$3: sandbox: $sandbox"
   if [ "${STOCK_ENTER:-pivot}" = chroot ] || [ "$PLATFORM" = gradescope-docker ]; then
-    case $sandbox in "none: "*) ;; *) say "$3: a container's grade says sandbox '$sandbox', not none"; ok=1 ;; esac
+    case $sandbox in "separate user: "*) ;; *) say "$3: a container's grade says sandbox '$sandbox', not a separate user"; ok=1 ;; esac
   elif LEARNER=${C50_USER:-root} expect_sandbox; then
     [ "$sandbox" = bubblewrap ] || { say "$3: the grade ran without the sandbox ('$sandbox')"; ok=1; }
   fi

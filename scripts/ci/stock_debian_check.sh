@@ -95,7 +95,7 @@ sandbox=$({ as_learner 'cd ~/torchlings && ./torchlings doctor 2>&1' || true; } 
 say "$sandbox"
 if expect_sandbox; then
   case $sandbox in   # "none: bwrap is not installed (... bubblewrap)" names it too: none first
-    *none*|"") die "the runner's sandbox did not start for $LEARNER on $SUITE (doctor: '$sandbox')" ;;
+    *none*|*"separate user"*|"") die "the runner's sandbox did not start for $LEARNER on $SUITE (doctor: '$sandbox')" ;;
     *bubblewrap*) ;;
     *) die "doctor's sandbox line for $LEARNER on $SUITE is not bubblewrap's: '$sandbox'" ;;
   esac

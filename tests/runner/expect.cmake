@@ -23,8 +23,8 @@
 #    (<root>, <build>);
 #  - durations and times become <time>, <duration> and <timestamp>: `(0.4 s)`,
 #    `"torchlings_duration_s": 0.0123`, `"duration": 12`, `time="0.012"`, ISO 8601 times;
-#  - the sandbox that contained the test programs (`"torchlings_sandbox": "bubblewrap"`, or
-#    "none: <why>") becomes <sandbox>: it depends on the machine;
+#  - the sandbox that contained the test programs (`"torchlings_sandbox": "bubblewrap"`,
+#    "separate user: <why>" or "none: <why>") becomes <sandbox>: it depends on the machine;
 #  - the seed of a grading run's hidden inputs (`"torchlings_test_seed": 123`, the JUnit property
 #    `torchlings.test_seed`, `TORCHLINGS_TEST_SEED=123` in text) becomes <seed>: each run draws
 #    its own;

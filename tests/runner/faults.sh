@@ -393,7 +393,7 @@ case $case_name in
       [ "$case_name" = stop_parent ] || fail "TORCHLINGS_SANDBOX=off, yet the result says bubblewrap"
       [ "$took" -le 4 ] || fail "check took $took s: the runner was stopped, not out of reach"
     else
-      expect_file "$WORK/result.json" '"torchlings_sandbox": "none: '
+      expect_file "$WORK/result.json" '"torchlings_sandbox": "(none|separate user): '
     fi
     ;;
   lingering_rewrite)
@@ -436,6 +436,69 @@ case $case_name in
       "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
     grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
     expect_file "$STATE" '"hx_overwrite"'
+    ;;
+  overwrite_as_separate_user)
+    # The same writes where bubblewrap cannot start and the runner is root (a container's root):
+    # the program runs as a separate user, which owns nothing of the machine's, so every write
+    # is refused, and the report names the level.
+    [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    prebuild ex_hx_overwrite ex_hx_slow
+    cp -R "$HOSTILE" "$WORK/course"
+    COURSE="$WORK/course"
+    victim="$BUILD/bin/ex_hx_slow"
+    cp "$victim" "$WORK/victim"
+    HX_STATE="$STATE" TORCHLINGS_SANDBOX=user run check hx_overwrite --classroom50 "$WORK/result.json"
+    if ! cmp -s "$victim" "$WORK/victim"; then
+      rm -f "$victim"
+      fail "the test program overwrote $victim"
+    fi
+    expect_rc 1
+    expect "ex_hx_slow: Permission denied" "state.json: Permission denied" \
+      "hx_overwrite_test.cpp: Permission denied"
+    cmp "$WORK/course/tests/exercises/00_hostile/hx_overwrite_test.cpp" \
+      "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
+    grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
+    expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: bwrap not tried \(TORCHLINGS_SANDBOX=user\)"'
+    ;;
+  lingering_as_separate_user)
+    # lingering_rewrite where bubblewrap cannot start, as root: the process left behind belongs to
+    # the separate user, which is killed whole before the result is written (and could not write
+    # it anyway).
+    [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    prebuild ex_hx_linger
+    COURSE=$HOSTILE
+    HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" TORCHLINGS_SANDBOX=user \
+      run check hx_linger --classroom50 "$WORK/result.json"
+    left=$(marked "$WORK/linger")
+    sleep 2
+    grep -q '"forged"' "$WORK/result.json" && { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
+    [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
+    expect_rc 1
+    expect "hx_linger: 0/1 tests passed"
+    expect_file "$WORK/result.json" '"score": 0,'
+    expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
+    ;;
+  separate_user_passes)
+    # A right answer passes as the separate user, with a temporary folder of its own; where the
+    # separate user cannot load a program (its libraries in a folder only root may enter, such as
+    # a LibTorch under /root), the runner says so in the report and runs it as before.
+    [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    COURSE=$HOSTILE
+    TORCHLINGS_SANDBOX=user run check hx_slow --classroom50 "$WORK/result.json"
+    expect_rc 0
+    expect "hx_slow: 1/1 tests passed"
+    expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
+    ls -d "${TMPDIR:-/tmp}"/torchlings-run-* 2>/dev/null && fail "a separate user's temporary folder was left behind"
+    COURSE=$SOURCE_ROOT
+    TORCHLINGS_SANDBOX=user run check count_devices --classroom50 "$WORK/course.json"
+    library=$(LD_TRACE_LOADED_OBJECTS=1 "$BUILD/bin/ex_count_devices" | sed -n 's/.*libc10.so => \(.*\) (.*/\1/p')
+    [ -n "$library" ] || skip "ex_count_devices does not load libc10.so"
+    if setpriv --reuid=1799999999 --regid=1799999999 --clear-groups test -r "$library" 2>/dev/null; then
+      expect_file "$WORK/course.json" '"torchlings_sandbox": "separate user: '
+    else
+      expect_file "$WORK/course.json" '"torchlings_sandbox": "none: .*the separate user cannot run the test programs: uid [0-9]+ cannot load'
+    fi
+    expect "count_devices: 0/[0-9]+ tests passed"
     ;;
   runner_sigkill)
     spin_then KILL

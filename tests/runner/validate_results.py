@@ -10,8 +10,8 @@ submit/* tag, integer scores (not booleans) with score <= max-score, tests[] of 
 passed (boolean), score and max-score, datetime in UTC (YYYY-MM-DDTHH:MM:SSZ).
 gradescope: results.json as Gradescope's specs.md describes it: tests[] with name, score,
 max_score, status (passed|failed), output and visibility; the total is the tests' sum.
-Both: torchlings_sandbox (Gradescope: in extra_data, when the file has it) is "bubblewrap" or
-"none: <why>", and torchlings_test_seed, the seed of the run's hidden inputs, a non-negative
+Both: torchlings_sandbox (Gradescope: in extra_data, when the file has it) is "bubblewrap",
+"separate user: <why not bubblewrap>" or "none: <why>", and torchlings_test_seed, the seed of the run's hidden inputs, a non-negative
 integer below 2^64.
 SCORE and MAX_SCORE are what the file must give; TESTS, the number of tests (or "-").
 Prints what is wrong and exits 1, else prints the score and exits 0.
@@ -32,9 +32,12 @@ def integer(value):
 
 
 def sandbox_problems(value):
-    """torchlings_sandbox: how the test programs were contained, "bubblewrap" or "none: <why>"."""
-    if not isinstance(value, str) or not (value == "bubblewrap" or value.startswith("none: ")):
-        return [f"torchlings_sandbox {value!r} is neither \"bubblewrap\" nor \"none: <why>\""]
+    """torchlings_sandbox: how the test programs were contained: "bubblewrap",
+    "separate user: <why not bubblewrap>" or "none: <why>"."""
+    if not isinstance(value, str) or not (
+            value == "bubblewrap" or value.startswith(("separate user: ", "none: "))):
+        return [f"torchlings_sandbox {value!r} is none of \"bubblewrap\", "
+                "\"separate user: <why>\" and \"none: <why>\""]
     return []
 
 
