@@ -188,6 +188,7 @@ TestProgramRun run_test_program(Context& context, const Exercise& exercise,
     give_test_seed(context, spec);
     note_sandbox(context);
     run.process = run_process(spec);
+    note_sandbox(context);  // where the separate user could not run it after all
     run.events = parse_test_events(run.process.events, spec.events_key);
     run.verdict = classify(run.process, run.events);
     run.refusal = forgery_reason(run.events);

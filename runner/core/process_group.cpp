@@ -255,6 +255,14 @@ bool user_can_load(const fs::path& program, unsigned user, std::string& why) {
     envp.push_back(nullptr);
     const std::string path = program.string();
     char* argv[] = {const_cast<char*>(path.c_str()), nullptr};
+    // The GPU's device files, which the user must open as well: else the [gpu] cases would skip.
+    std::vector<std::string> devices;
+    for (const std::string& device : gpu_devices()) {
+        std::error_code error;
+        if (!fs::is_directory(device, error)) {
+            devices.push_back(device);
+        }
+    }
     int fds[2] = {-1, -1};
     if (!make_pipe(fds)) {
         why = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -265,6 +273,15 @@ bool user_can_load(const fs::path& program, unsigned user, std::string& why) {
         dup2(fds[1], STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         if (become_user(user)) {
+            for (const std::string& device : devices) {
+                if (access(device.c_str(), R_OK | W_OK) != 0) {
+                    const std::string failed =
+                        "cannot open " + device + ": " + std::strerror(errno) + "\n";
+                    [[maybe_unused]] const ssize_t n =
+                        write(STDOUT_FILENO, failed.data(), failed.size());
+                    _exit(126);
+                }
+            }
             execve(argv[0], argv, envp.data());
             const std::string failed = path + ": " + std::strerror(errno) + "\n";
             [[maybe_unused]] const ssize_t n = write(STDOUT_FILENO, failed.data(), failed.size());
@@ -290,6 +307,10 @@ bool user_can_load(const fs::path& program, unsigned user, std::string& why) {
     for (const std::string& line : split_lines(output)) {
         if (line.find("not found") != std::string::npos) {
             why = "uid " + std::to_string(user) + " cannot load " + trim(line);
+            break;
+        }
+        if (line.starts_with("cannot open ")) {
+            why = "uid " + std::to_string(user) + " " + line;  // a GPU's device file
             break;
         }
     }
