@@ -30,7 +30,10 @@
 #       (on Debian: apt-get install docker.io); not part of .ci/run, whose machines run none.
 #
 # Three submissions each: the untouched stubs score 0 with every case listed; one solved exercise
-# (count_devices) scores exactly its cases; every exercise solved scores full marks. Each result
+# (count_devices) scores exactly its cases; every exercise solved scores full marks. On Gradescope a
+# fourth: that answer with code that writes over every other exercise's test program before main
+# scores as the answer alone, and (in the chroot, where the image can be read afterwards) leaves
+# every other test program as it was. Each result
 # file is checked the way its platform checks it (tests/runner/validate_results.py). The wall time
 # and peak memory (GNU time's maximum resident set size: the largest process of the grading) of the set-up
 # and of every submission are printed; in gradescope-docker the wall time only (the grade runs in
@@ -257,6 +260,32 @@ else
     solved+=("exercises/$file=$WORK/course/solutions/$file")
   done
   one_solved="count_devices.cpp=$WORK/course/solutions/01_availability/count_devices.cpp"
+  # The same answer, with what one shared file would add to pass the whole course: before main,
+  # it writes over every other exercise's test program beside its own. Graded as a separate user
+  # it can write none of them, and it scores as the answer alone does.
+  { cat "$WORK/course/solutions/01_availability/count_devices.cpp"
+    cat <<'CPP'
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+[[maybe_unused]] const bool g_wrote_over_the_others = [] {
+    std::error_code error;
+    const auto folder = std::filesystem::read_symlink(std::string("/pr") + "oc/self/exe", error)
+                            .parent_path();
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("ex_", 0) == 0 && name != "ex_count_devices") {
+            std::ofstream(entry.path(), std::ios::binary | std::ios::trunc) << "written over";
+        }
+    }
+    return true;
+}();
+}  // namespace
+CPP
+  } >"$WORK/hostile_count_devices.cpp"
+  hostile="count_devices.cpp=$WORK/hostile_count_devices.cpp"
   put_submission() {  # put_submission <folder> <file in submission>=<from>...
     local folder=$1 pair
     shift
@@ -295,6 +324,7 @@ if [ "$PLATFORM" = gradescope-docker ]; then
   }
   grade_docker untouched "${untouched[@]}"
   grade_docker one_solved "$one_solved"
+  grade_docker hostile_one_solved "$hostile"
   grade_docker solved "${solved[@]}"
 elif [ "$PLATFORM" = gradescope ]; then
   ag=$DIR/autograder
@@ -323,6 +353,15 @@ elif [ "$PLATFORM" = gradescope ]; then
   }
   grade_gs untouched "${untouched[@]}"
   grade_gs one_solved "$one_solved"
+  grade_gs hostile_one_solved "$hostile"
+  # Every other test program of the image is as it was (count_devices' own was rebuilt).
+  programs() { (cd "$1/source" && find build -path '*/bin/ex_*' -type f ! -name 'ex_count_devices*' \
+                 -exec sha256sum {} + | sort -k 2); }
+  if ! diff <(programs "$DIR/autograder.image") <(programs "$ag") >"$WORK/hostile.diff"; then
+    head -n 5 "$WORK/hostile.diff" >&2
+    say "hostile_one_solved: the submission wrote over other exercises' test programs"
+    failed="$failed hostile_one_solved"
+  fi
   grade_gs solved "${solved[@]}"
 
   # --- Classroom 50 in the class's image: the same image (graders/gradescope/Dockerfile builds it
@@ -336,4 +375,4 @@ elif [ "$PLATFORM" = gradescope ]; then
 fi
 
 [ -z "$failed" ] || die "failed:$failed"
-say "all three submissions scored as they should on $SUITE in $(( $(date +%s) - started )) s"
+say "all the submissions scored as they should on $SUITE in $(( $(date +%s) - started )) s"
