@@ -124,6 +124,49 @@ spin_then() {
 
 git_dir() { git -C "$FIXTURES" rev-parse --absolute-git-dir 2>/dev/null; }
 
+# lingerer_stopped <TORCHLINGS_SANDBOX>: `check hx_linger`, whose test program crashes and, in the
+# run that then lists its cases, leaves a process that waits for the runner to exit and then
+# writes a passing result over Classroom 50's; no process of it may outlive the runner, and the
+# result must stay the runner's (0 points).
+lingerer_stopped() {
+  prebuild ex_hx_linger
+  COURSE=$HOSTILE
+  HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" TORCHLINGS_SANDBOX=$1 \
+    run check hx_linger --classroom50 "$WORK/result.json"
+  left=$(marked "$WORK/linger")
+  sleep 2  # the forgery would come within 20 ms of the runner's exit
+  grep -q '"forged"' "$WORK/result.json" && { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
+  [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
+  expect_rc 1
+  expect "hx_linger: 0/1 tests passed"
+  expect_file "$WORK/result.json" '"score": 0,'
+}
+
+# overwrites_refused <refusal> <TORCHLINGS_SANDBOX> [check option...]: `check hx_overwrite` on a
+# copy of the hostile course, whose test program writes over another test program of the build,
+# the progress file (a forged record of another exercise done) and a test of the course; each
+# write must fail with <refusal>, and nothing may have changed.
+overwrites_refused() {
+  refusal=$1 setting=$2
+  shift 2
+  prebuild ex_hx_overwrite ex_hx_slow
+  cp -R "$HOSTILE" "$WORK/course"
+  COURSE="$WORK/course"
+  victim="$BUILD/bin/ex_hx_slow"
+  cp "$victim" "$WORK/victim"
+  HX_STATE="$STATE" TORCHLINGS_SANDBOX=$setting run check hx_overwrite --json "$@"
+  if ! cmp -s "$victim" "$WORK/victim"; then
+    rm -f "$victim"  # rebuilt by the next build that needs it
+    fail "the test program overwrote $victim"
+  fi
+  expect_rc 1
+  expect "ex_hx_slow: $refusal" "state.json: $refusal" "hx_overwrite_test.cpp: $refusal"
+  cmp "$WORK/course/tests/exercises/00_hostile/hx_overwrite_test.cpp" \
+    "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
+  grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
+  return 0
+}
+
 case $case_name in
   # --- Verdicts -------------------------------------------------------------------------------
   forged_pass)
@@ -402,16 +445,7 @@ case $case_name in
     # for the runner to exit, then writes a passing result over Classroom 50's. In the sandbox
     # it dies with that run, before the runner writes the result (where it could not write).
     needs_sandbox
-    prebuild ex_hx_linger
-    COURSE=$HOSTILE
-    HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" run check hx_linger --classroom50 "$WORK/result.json"
-    left=$(marked "$WORK/linger")
-    sleep 2  # the forgery would come within 20 ms of the runner's exit
-    grep -q '"forged"' "$WORK/result.json" && { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
-    [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
-    expect_rc 1
-    expect "hx_linger: 0/1 tests passed"
-    expect_file "$WORK/result.json" '"score": 0,'
+    lingerer_stopped "${TORCHLINGS_SANDBOX:-auto}"
     expect_file "$WORK/result.json" '"torchlings_sandbox": "bubblewrap"'
     ;;
   overwrite_build_and_course)
@@ -419,22 +453,8 @@ case $case_name in
     # forged record of another exercise done) and a test of the course: in the sandbox all of
     # it is read-only, and every write fails.
     needs_sandbox
-    prebuild ex_hx_overwrite ex_hx_slow
-    cp -R "$HOSTILE" "$WORK/course"
-    COURSE="$WORK/course"
-    victim="$BUILD/bin/ex_hx_slow"
-    cp "$victim" "$WORK/victim"
-    HX_STATE="$STATE" run check hx_overwrite --json
-    if ! cmp -s "$victim" "$WORK/victim"; then
-      rm -f "$victim"  # rebuilt by the next build that needs it
-      fail "the test program overwrote $victim"
-    fi
-    expect_rc 1
-    expect '"status": "fail"' "ex_hx_slow: Read-only file system" \
-      "state.json: Read-only file system" "hx_overwrite_test.cpp: Read-only file system"
-    cmp "$WORK/course/tests/exercises/00_hostile/hx_overwrite_test.cpp" \
-      "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
-    grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
+    overwrites_refused "Read-only file system" "${TORCHLINGS_SANDBOX:-auto}"
+    expect '"status": "fail"'
     expect_file "$STATE" '"hx_overwrite"'
     ;;
   overwrite_as_separate_user)
@@ -442,22 +462,7 @@ case $case_name in
     # the program runs as a separate user, which owns nothing of the machine's, so every write
     # is refused, and the report names the level.
     [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
-    prebuild ex_hx_overwrite ex_hx_slow
-    cp -R "$HOSTILE" "$WORK/course"
-    COURSE="$WORK/course"
-    victim="$BUILD/bin/ex_hx_slow"
-    cp "$victim" "$WORK/victim"
-    HX_STATE="$STATE" TORCHLINGS_SANDBOX=user run check hx_overwrite --classroom50 "$WORK/result.json"
-    if ! cmp -s "$victim" "$WORK/victim"; then
-      rm -f "$victim"
-      fail "the test program overwrote $victim"
-    fi
-    expect_rc 1
-    expect "ex_hx_slow: Permission denied" "state.json: Permission denied" \
-      "hx_overwrite_test.cpp: Permission denied"
-    cmp "$WORK/course/tests/exercises/00_hostile/hx_overwrite_test.cpp" \
-      "$HOSTILE/tests/exercises/00_hostile/hx_overwrite_test.cpp" || fail "the test program wrote over a test of the course"
-    grep -q hx_slow "$STATE" && { cat "$STATE"; fail "the test program forged progress in $STATE"; }
+    overwrites_refused "Permission denied" user --classroom50 "$WORK/result.json"
     expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: bwrap not tried \(TORCHLINGS_SANDBOX=user\)"'
     ;;
   lingering_as_separate_user)
@@ -465,17 +470,7 @@ case $case_name in
     # the separate user, which is killed whole before the result is written (and could not write
     # it anyway).
     [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
-    prebuild ex_hx_linger
-    COURSE=$HOSTILE
-    HX_PID_FILE="$WORK/linger" HX_REPORT="$WORK/result.json" TORCHLINGS_SANDBOX=user \
-      run check hx_linger --classroom50 "$WORK/result.json"
-    left=$(marked "$WORK/linger")
-    sleep 2
-    grep -q '"forged"' "$WORK/result.json" && { cat "$WORK/result.json"; fail "the result was rewritten after the runner exited"; }
-    [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the test program outlived the runner: $left"; }
-    expect_rc 1
-    expect "hx_linger: 0/1 tests passed"
-    expect_file "$WORK/result.json" '"score": 0,'
+    lingerer_stopped user
     expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
     ;;
   separate_user_passes)
