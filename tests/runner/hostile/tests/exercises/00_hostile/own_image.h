@@ -112,7 +112,8 @@ class OwnImage {
             for (std::uint64_t s = 0; s < symbols.sh_size / symbols.sh_entsize; ++s) {
                 const auto symbol = at<Elf64_Sym>(symbols.sh_offset + s * symbols.sh_entsize);
                 if (names.sh_offset + symbol.st_name < bytes_.size()) {
-                    visit(symbol, std::string_view(bytes_.data() + names.sh_offset + symbol.st_name));
+                    visit(symbol,
+                          std::string_view(bytes_.data() + names.sh_offset + symbol.st_name));
                 }
             }
         }
