@@ -234,7 +234,8 @@ void check_sandbox(Report& report) {
             report.ok("sandbox", level.description + "; test programs run as uid " +
                                      std::to_string(level.user) +
                                      ", which can write nothing of the course's, the build's or "
-                                     "the runner's");
+                                     "the runner's, wherever it can load them (else `check` "
+                                     "says so)");
         } else {
             report.note("sandbox", level.description + "; test programs run without one");
         }
