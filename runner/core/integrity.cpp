@@ -38,9 +38,10 @@ const std::vector<Category>& categories() {
         {"exit-path",
          "ends the program",
          // Not abort(): it ends the program with a signal, which is never a pass.
-         // pthread_exit in the main thread: the program ends with status 0 once its threads do.
+         // pthread_exit (thrd_exit) in the main thread: the program ends with status 0 once its
+         // threads do.
          {"exit", "_exit", "_Exit", "quick_exit", "at_quick_exit", "atexit", "on_exit",
-          "pthread_exit"}},
+          "pthread_exit", "thrd_exit"}},
         {"descriptors",
          "works on file descriptors",
          {"write",    "read",       "close",     "dup",     "dup2",     "dup3",        "fcntl",
@@ -54,9 +55,10 @@ const std::vector<Category>& categories() {
           "__environ", "program_invocation_name"}},
         {"processes",
          "starts or controls processes",
-         {"fork",    "vfork",       "clone",        "clone3", "execve",   "execv",   "execvp",
-          "execvpe", "execl",       "execlp",       "execle", "execveat", "fexecve", "system",
-          "popen",   "posix_spawn", "posix_spawnp", "ptrace", "waitpid",  "wait"}},
+         {"fork",    "vfork",   "clone", "clone3",      "execve",       "execv",
+          "execvp",  "execvpe", "execl", "execlp",      "execle",       "execveat",
+          "fexecve", "system",  "popen", "posix_spawn", "posix_spawnp", "ptrace",
+          "waitpid", "wait",    "wait3", "wait4",       "waitid"}},
         {"memory",
          "maps or reads memory outside its own variables",
          {"mprotect", "mmap", "mmap64", "pkey_mprotect", "process_vm_readv", "process_vm_writev",

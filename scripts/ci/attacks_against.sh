@@ -11,8 +11,10 @@
 # (key_read_from_memory), the tests patched through it (tests_patched_in_memory,
 # tests_patched_unsandboxed), other test programs and the course written over
 # (overwrite_build_and_course), a report rewritten after the runner exits (lingering_rewrite).
-# Prints each case's verdict there: "held" (the case passes) or "let through" with the case's
-# FAIL line, then exits 0; 2 when the commit could not be built.
+# Prints each case's verdict there: "held" (the case passes), "let through" with the line of the
+# grade that shows it (a stub's full pass, a rewritten result, a test program written over), or,
+# when the case fails otherwise, its FAIL line; then exits 0, or 2 when the commit could not be
+# built.
 #
 # Needs git, cmake and ninja, and a configured build of this checkout (build/ci or build/dev), whose
 # compiler and LibTorch it reuses; the commit is built without CUDA, benchmarks or stub checks, and
@@ -62,10 +64,17 @@ for case_name in "${cases[@]}"; do
     HOSTILE="$work/tree/tests/runner/hostile" BUILD="$work/build" WORK="$work/faults" \
     SOURCE_ROOT="$work/tree" sh "$ROOT/tests/runner/faults.sh" "$case_name" >"$log" 2>&1 || true
   verdict=$(grep -E '^(ok|FAIL: .*|TL_SKIP: .*)$' "$log" | tail -n 1)
+  # Let through: what the grade shows, not merely the first expectation that failed (an older
+  # runner words things differently): a full pass of a stub, a result rewritten after the
+  # runner's exit, or another test program written over.
+  through=$(grep -E '^[a-z_]+: ([0-9]+)/\1 tests passed\. Done!|"forged": true|the test program overwrote|rewritten after the runner exited' "$log" | head -n 1)
   case $verdict in
     ok) echo "$case_name: held" ;;
-    FAIL:*) echo "$case_name: let through: ${verdict#FAIL: }"
-            grep -E 'tests passed|"score"' "$log" | head -n 2 | sed 's/^/    /' ;;
+    FAIL:*) if [ -n "$through" ]; then
+              echo "$case_name: let through: $through"
+            else
+              echo "$case_name: not held as the case expects, yet no pass was let through: ${verdict#FAIL: } (see $log)"
+            fi ;;
     *) echo "$case_name: ${verdict:-no verdict (see $log)}" ;;
   esac
 done

@@ -96,11 +96,13 @@ void key_close(int fd) {
 
 #ifdef TL_KERNEL_CALLS
 /// A page of secret memory (memfd_secret), or MAP_FAILED. Its pages are left out of the kernel's
-/// own mapping of memory, so not even /proc/self/mem or process_vm_readv can read the key,
-/// though the page is this process's own: code of the learner's file then needs mprotect (which
-/// the scan flags) to read it. Linux has it from 5.14 on x86-64 and AArch64 (number 447 on
-/// both), on by default from 6.5; where the kernel lacks it or a container's seccomp profile
-/// refuses it, the key's page is ordinary memory, which /proc/self/mem reads.
+/// own mapping of memory, so /proc/self/mem and process_vm_readv cannot read the page itself,
+/// though it is this process's own. (The signing reads it, and OpenSSL copies the key into its
+/// own memory for each MAC, for a moment: runner/README.md says what that leaves open.) Linux
+/// has it from 5.14 on x86-64 and AArch64 (number 447 on both), on by default from 6.5. The
+/// key's page is ordinary memory, which /proc/self/mem reads, where the kernel lacks it or has
+/// it off (secretmem.enable=0 on 5.14 to 6.4; AArch64 without rodata=full), where a seccomp
+/// profile refuses the call, and where one more locked page would pass RLIMIT_MEMLOCK.
 void* secret_page(std::size_t size) {
     constexpr long kMemfdSecret = 447;
     const long fd = kernel_call(kMemfdSecret, 0, 0, 0);

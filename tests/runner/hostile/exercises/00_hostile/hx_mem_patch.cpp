@@ -24,7 +24,11 @@ namespace {
 #if defined(__x86_64__)
     const char ret[] = {'\xc3'};
 #elif defined(__aarch64__)
-    const char ret[] = {'\xc0', '\x03', '\x5f', '\xd6'};
+    // bti c; ret: a landing pad first, where branch target identification is enforced (a no-op
+    // elsewhere), since Catch2 calls the test through a pointer.
+    const char ret[] = {'\x5f', '\x24', '\x03', '\xd5', '\xc0', '\x03', '\x5f', '\xd6'};
+#else
+#error "hx_mem_patch knows the return instruction of x86-64 and AArch64 only"
 #endif
     std::fstream memory(hx::own_proc_file("mem"), std::ios::in | std::ios::out | std::ios::binary);
     if (!memory) {

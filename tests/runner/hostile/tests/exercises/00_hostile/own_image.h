@@ -79,6 +79,7 @@ class OwnImage {
                 const auto symbol = at<Elf64_Sym>(symbols.sh_offset +
                                                   ELF64_R_SYM(entry.r_info) * sizeof(Elf64_Sym));
                 if (ELF64_R_SYM(entry.r_info) != 0 &&
+                    names.sh_offset + symbol.st_name < bytes_.size() &&
                     name == bytes_.data() + names.sh_offset + symbol.st_name &&
                     (ELF64_R_TYPE(entry.r_info) == R_X86_64_JUMP_SLOT ||
                      ELF64_R_TYPE(entry.r_info) == R_AARCH64_JUMP_SLOT)) {
