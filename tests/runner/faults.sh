@@ -489,24 +489,37 @@ os.close(fd)' 2>/dev/null; then
     expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
     ;;
   separate_user_passes)
-    # A right answer passes as the separate user, with a temporary folder of its own; where the
-    # separate user cannot load a program (its libraries in a folder only root may enter, such as
-    # a LibTorch under /root), the runner says so in the report and runs it as before.
+    # A right answer passes as the separate user, with a temporary folder of its own. Where that
+    # user cannot load a program (its libraries in a folder only root may enter, such as a
+    # LibTorch under /root) or cannot open the GPU's device files, the runner says so in the
+    # report and runs the programs as before.
     [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    as_other() { setpriv --reuid=1799999999 --regid=1799999999 --clear-groups "$@" 2>/dev/null; }
+    gpu_closed=""  # a GPU device file such a user cannot open (the runner asks that too)
+    for device in /dev/nvidia* /dev/kfd; do
+      [ -c "$device" ] && ! as_other sh -c 'test -r "$1" && test -w "$1"' sh "$device" && gpu_closed=$device
+    done
+    closed='"torchlings_sandbox": "none: .*the separate user cannot run the test programs: uid [0-9]+ cannot'
     COURSE=$HOSTILE
     TORCHLINGS_SANDBOX=user run check hx_slow --classroom50 "$WORK/result.json"
     expect_rc 0
     expect "hx_slow: 1/1 tests passed"
-    expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
+    if [ -n "$gpu_closed" ]; then
+      expect_file "$WORK/result.json" "$closed open /dev/"
+    else
+      expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
+    fi
     ls -d "${TMPDIR:-/tmp}"/torchlings-run-* 2>/dev/null && fail "a separate user's temporary folder was left behind"
     COURSE=$SOURCE_ROOT
     TORCHLINGS_SANDBOX=user run check count_devices --classroom50 "$WORK/course.json"
     library=$(LD_TRACE_LOADED_OBJECTS=1 "$BUILD/bin/ex_count_devices" | sed -n 's/.*libc10.so => \(.*\) (.*/\1/p')
     [ -n "$library" ] || skip "ex_count_devices does not load libc10.so"
-    if setpriv --reuid=1799999999 --regid=1799999999 --clear-groups test -r "$library" 2>/dev/null; then
-      expect_file "$WORK/course.json" '"torchlings_sandbox": "separate user: '
+    if [ -n "$gpu_closed" ]; then  # asked first
+      expect_file "$WORK/course.json" "$closed open /dev/"
+    elif ! as_other test -r "$library"; then
+      expect_file "$WORK/course.json" "$closed load"
     else
-      expect_file "$WORK/course.json" '"torchlings_sandbox": "none: .*the separate user cannot run the test programs: uid [0-9]+ cannot load'
+      expect_file "$WORK/course.json" '"torchlings_sandbox": "separate user: '
     fi
     expect "count_devices: 0/[0-9]+ tests passed"
     ;;
