@@ -124,6 +124,17 @@ spin_then() {
 
 git_dir() { git -C "$FIXTURES" rev-parse --absolute-git-dir 2>/dev/null; }
 
+# as_other <command...>: the command as a user of no account, as the separate user would run.
+as_other() { setpriv --reuid=1799999999 --regid=1799999999 --clear-groups "$@" 2>/dev/null; }
+# needs_separate_user: skips unless the runner is root and a user of its own can reach the build
+# folder's programs (a folder above it that only root may enter, as `mktemp -d` makes, leaves the
+# level none, which the reports then say: separate_user_passes checks that).
+needs_separate_user() {
+  [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+  as_other test -x "$BUILD/bin" ||
+    skip "a separate user cannot reach $BUILD/bin (a folder above it only root may enter)"
+}
+
 # lingerer_stopped <TORCHLINGS_SANDBOX>: `check hx_linger`, whose test program crashes and, in the
 # run that then lists its cases, leaves a process that waits for the runner to exit and then
 # writes a passing result over Classroom 50's; no process of it may outlive the runner, and the
@@ -476,7 +487,7 @@ os.close(fd)' 2>/dev/null; then
     # The same writes where bubblewrap cannot start and the runner is root (a container's root):
     # the program runs as a separate user, which owns nothing of the machine's, so every write
     # is refused, and the report names the level.
-    [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    needs_separate_user
     overwrites_refused "Permission denied" user --classroom50 "$WORK/result.json"
     expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: bwrap not tried \(TORCHLINGS_SANDBOX=user\)"'
     ;;
@@ -484,7 +495,7 @@ os.close(fd)' 2>/dev/null; then
     # lingering_rewrite where bubblewrap cannot start, as root: the process left behind belongs to
     # the separate user, which is killed whole before the result is written (and could not write
     # it anyway).
-    [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
+    needs_separate_user
     lingerer_stopped user
     expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
     ;;
@@ -494,7 +505,6 @@ os.close(fd)' 2>/dev/null; then
     # LibTorch under /root) or cannot open the GPU's device files, the runner says so in the
     # report and runs the programs as before.
     [ "$(id -u)" = 0 ] || skip "a separate user needs the runner to be root"
-    as_other() { setpriv --reuid=1799999999 --regid=1799999999 --clear-groups "$@" 2>/dev/null; }
     gpu_closed=""  # a GPU device file such a user cannot open (the runner asks that too)
     for device in /dev/nvidia* /dev/kfd; do
       [ -c "$device" ] && ! as_other sh -c 'test -r "$1" && test -w "$1"' sh "$device" && gpu_closed=$device
@@ -504,8 +514,10 @@ os.close(fd)' 2>/dev/null; then
     TORCHLINGS_SANDBOX=user run check hx_slow --classroom50 "$WORK/result.json"
     expect_rc 0
     expect "hx_slow: 1/1 tests passed"
-    if [ -n "$gpu_closed" ]; then
+    if [ -n "$gpu_closed" ]; then  # asked first
       expect_file "$WORK/result.json" "$closed open /dev/"
+    elif ! as_other test -x "$BUILD/bin"; then
+      expect_file "$WORK/result.json" "$closed run"
     else
       expect_file "$WORK/result.json" '"torchlings_sandbox": "separate user: '
     fi
@@ -516,6 +528,8 @@ os.close(fd)' 2>/dev/null; then
     [ -n "$library" ] || skip "ex_count_devices does not load libc10.so"
     if [ -n "$gpu_closed" ]; then  # asked first
       expect_file "$WORK/course.json" "$closed open /dev/"
+    elif ! as_other test -x "$BUILD/bin"; then
+      expect_file "$WORK/course.json" "$closed run"
     elif ! as_other test -r "$library"; then
       expect_file "$WORK/course.json" "$closed load"
     else
